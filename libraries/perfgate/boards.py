@@ -1,0 +1,90 @@
+"""Boards by any of their names: am62xx_sk, am62xx_sk-fs, am62xx-sk resolve to one canonical name.
+
+The canonical name is the guide's board name without the `-fs` (file system) suffix, lower case, with `-`
+replaced by `_` (`j721e-idk-gw` -> `j721e_idk_gw`). Known boards are those with a threshold folder or a
+profile in variables/boards/; a profile may list extra `aliases`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from perfgate import paths
+from perfgate.errors import DataError, UnknownBoard
+
+
+def canonical(name: str) -> str:
+    n = name.strip().lower()
+    n = re.sub(r"[-_]fs$", "", n)
+    return n.replace("-", "_")
+
+
+def _profile_files() -> list[Path]:
+    d = paths.boards()
+    return sorted(d.glob("*.yaml")) if d.is_dir() else []
+
+
+def known() -> list[str]:
+    names = {p.stem for p in _profile_files()}
+    t = paths.thresholds()
+    if t.is_dir():
+        names |= {p.name for p in t.iterdir() if p.is_dir()}
+    return sorted(names)
+
+
+def _aliases() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for p in _profile_files():
+        try:
+            data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            raise DataError(f"not valid YAML: {e}", p, mark.line + 1 if mark else None) from None
+        for alias in data.get("aliases", []) or []:
+            table[canonical(str(alias))] = p.stem
+    return table
+
+
+def resolve(name: str) -> str:
+    """The canonical name of a board, or UnknownBoard listing the known ones."""
+    if not name or not name.strip():
+        raise UnknownBoard("no board given (use -v BOARD:<name>); known boards: " + ", ".join(known()))
+    c = canonical(name)
+    boards = known()
+    if c in boards:
+        return c
+    alias = _aliases().get(c)
+    if alias:
+        return alias
+    raise UnknownBoard(f"unknown board {name!r}; known boards: " + ", ".join(boards))
+
+
+def profile(board: str) -> dict:
+    """The board profile (variables/boards/<board>.yaml) merged over variables/boards/_defaults.yaml."""
+    d = paths.boards()
+    merged: dict = {}
+    for p in (d / "_defaults.yaml", d / f"{board}.yaml"):
+        if p.exists():
+            try:
+                data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+            except yaml.YAMLError as e:
+                mark = getattr(e, "problem_mark", None)
+                raise DataError(f"not valid YAML: {e}", p, mark.line + 1 if mark else None) from None
+            if not isinstance(data, dict):
+                raise DataError("a board profile must be a mapping", p, 1)
+            merged = _deep_merge(merged, data)
+    merged.setdefault("name", board)
+    return merged
+
+
+def _deep_merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out

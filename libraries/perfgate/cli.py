@@ -1,0 +1,48 @@
+"""`python -m perfgate <command>`. Each command lives in perfgate.commands.<module> with
+`add_arguments(parser)` and `run(args) -> int`, imported only when it is used."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from perfgate.errors import PerfgateError
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "import": ("import_guides", "import the guides into variables/thresholds (--check compares)"),
+    "boards": ("boards", "list every board with its guide, release and criteria per suite"),
+    "criteria": ("criteria", "print a board's criteria (--json)"),
+    "parse": ("parse", "parse a workload's raw output into the guide's metric names (JSON)"),
+    "sim": ("sim", "run the simulated board (serial on a pseudo-terminal, SSH on 127.0.0.1)"),
+    "sim-power": ("sim_power", "power a running simulated board on, off or cycle it"),
+    "report": ("report", "(re)build comparison.html for a run directory"),
+    "trend": ("trend", "plot a metric or a suite across a board's runs"),
+    "compare": ("compare", "list what regressed or improved between two runs"),
+    "baseline": ("baseline", "write a board's thresholds from measured runs"),
+    "qemu": ("qemu", "build or start the QEMU arm64 virtual board"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m perfgate", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="command")
+    argv = sys.argv[1:] if argv is None else argv
+    wanted = argv[0] if argv and not argv[0].startswith("-") else None
+    modules = {}
+    for name, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text)
+        if name == wanted:
+            try:
+                module = importlib.import_module(f"perfgate.commands.{module_name}")
+            except ModuleNotFoundError as e:
+                print(f"perfgate: command {name!r} is not available: {e}", file=sys.stderr)
+                return 2
+            module.add_arguments(p)
+            modules[name] = module
+    args = parser.parse_args(argv)
+    try:
+        return int(modules[args.command].run(args) or 0)
+    except PerfgateError as e:
+        print(f"perfgate {args.command}: {e}", file=sys.stderr)
+        return 2

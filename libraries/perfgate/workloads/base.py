@@ -1,0 +1,121 @@
+"""How a suite measures: a Workload turns the board's criteria for one suite into commands, runs them through a
+Context, parses what they print, and returns a measured value per criterion id.
+
+One module per suite (perfgate/workloads/<suite>.py) defines `WORKLOAD = <Workload subclass>()`. The same module
+serves the simulated board: `expected()` tells, for one command the board receives, which tool prints the answer and
+which published values it should print around. Nothing else knows how a guide's table maps to a tool's output.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from perfgate.model import Criterion
+
+
+@dataclass
+class Run:
+    """One command on the board whose parsed output measures some criteria."""
+
+    tool: str  # parser name: perfgate.tools.<tool>
+    command: str  # the exact command line sent to the board
+    keys: dict[str, list[str]] = field(default_factory=dict)  # parser metric name -> criterion ids
+    where: str = "shell"  # shell (board Linux, SSH or console) | uboot (U-Boot prompt) | host (the tester)
+    timeout: float = 600.0
+    label: str = ""  # evidence file name stem; defaults to the tool name
+
+
+class Context(Protocol):
+    """What a workload may do. The Robot library provides the real one; tests and the sim provide others."""
+
+    board: str  # canonical board name
+    profile: dict  # variables/boards/<board>.yaml merged with defaults
+    lab: dict  # variables/labs/<lab>.yaml
+    repeat: int  # how many times to run each measurement (aggregated by the caller)
+    virtual: bool  # True when the board is simulated or emulated
+
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+        """Run a command, keep its whole output (stdout+stderr) as evidence in results/, return it."""
+        ...
+
+    def tester(self) -> str:
+        """The network peer's address as the board sees it."""
+        ...
+
+    def note(self, message: str) -> None:
+        """Say something in the log (which tool produced a number, a shortened duration...)."""
+        ...
+
+
+@dataclass
+class Measurements:
+    values: dict[str, float] = field(default_factory=dict)  # criterion id -> measured value
+    missing: dict[str, str] = field(default_factory=dict)  # criterion id -> why it was not measured
+    skipped: dict[str, str] = field(default_factory=dict)  # criterion id -> why it cannot run here
+    tools: dict[str, str] = field(default_factory=dict)  # criterion id -> tool that produced it
+
+    def merge(self, other: Measurements) -> None:
+        self.values.update(other.values)
+        self.missing.update(other.missing)
+        self.skipped.update(other.skipped)
+        self.tools.update(other.tools)
+
+
+class Workload:
+    """Default behaviour: `plan()` gives Runs; `measure()` runs each and reads the keys it names."""
+
+    suite: str = ""
+
+    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        """None when the suite can run on this board in this lab, otherwise the reason it is skipped."""
+        return None
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        raise NotImplementedError
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        from perfgate.tools import parse  # late import: tools import nothing from here
+
+        out = Measurements()
+        for run in self.plan(criteria, ctx.profile, ctx.lab):
+            text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
+            metrics = parse(run.tool, text, command=run.command)
+            for key, ids in run.keys.items():
+                for cid in ids:
+                    if key in metrics:
+                        out.values[cid] = metrics[key]
+                        out.tools[cid] = run.tool
+                    else:
+                        out.missing[cid] = f"{run.tool} printed no '{key}' for `{run.command}`"
+        return out
+
+    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
+        """For the simulated board: which tool answers `command`, and around which published values."""
+        by_id = {c.id: c for c in criteria}
+        for run in self.plan(criteria, profile, lab):
+            if same_command(run.command, command):
+                return Expected(
+                    tool=run.tool,
+                    values={k: by_id[ids[0]].value for k, ids in run.keys.items() if ids and ids[0] in by_id},
+                )
+        return None
+
+
+@dataclass
+class Expected:
+    tool: str
+    values: dict[str, float]  # parser metric name -> the value the board should print around
+
+
+def same_command(a: str, b: str) -> bool:
+    try:
+        return shlex.split(a) == shlex.split(b)
+    except ValueError:
+        return re.sub(r"\s+", " ", a.strip()) == re.sub(r"\s+", " ", b.strip())
+
+
+Aggregate = Callable[[list[float], str], float]
