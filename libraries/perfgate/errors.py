@@ -29,3 +29,11 @@ class DataError(PerfgateError):
 
 class UnknownBoard(PerfgateError):
     """A board name that resolves to no known board."""
+
+
+class ToolMissing(PerfgateError):
+    """The board has no such program (the shell answered `not found`, exit status 127)."""
+
+
+class BoardLost(PerfgateError):
+    """The board stopped answering (SSH dropped, console silent, emulator died) while a command ran."""

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from perfgate.errors import ParseError, ToolMissing
 from perfgate.model import Criterion
 
 
@@ -39,7 +40,9 @@ class Context(Protocol):
     virtual: bool  # True when the board is simulated or emulated
 
     def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
-        """Run a command, keep its whole output (stdout+stderr) as evidence in results/, return it."""
+        """Run a command, keep its whole output (stdout+stderr) as evidence in results/, return it.
+        Raises ToolMissing when the shell says the program is not found (exit 127), BoardLost when the board
+        stops answering, AssertionError on a timeout."""
         ...
 
     def tester(self) -> str:
@@ -57,12 +60,14 @@ class Measurements:
     missing: dict[str, str] = field(default_factory=dict)  # criterion id -> why it was not measured
     skipped: dict[str, str] = field(default_factory=dict)  # criterion id -> why it cannot run here
     tools: dict[str, str] = field(default_factory=dict)  # criterion id -> tool that produced it
+    unavailable: dict[str, str] = field(default_factory=dict)  # criterion id -> the missing tool (fail or skip: policy)
 
     def merge(self, other: Measurements) -> None:
         self.values.update(other.values)
         self.missing.update(other.missing)
         self.skipped.update(other.skipped)
         self.tools.update(other.tools)
+        self.unavailable.update(other.unavailable)
 
 
 class Workload:
@@ -82,8 +87,16 @@ class Workload:
 
         out = Measurements()
         for run in self.plan(criteria, ctx.profile, ctx.lab):
-            text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
-            metrics = parse(run.tool, text, command=run.command)
+            ids = [cid for group in run.keys.values() for cid in group]
+            try:
+                text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
+                metrics = parse(run.tool, text, command=run.command)
+            except ToolMissing as e:
+                out.unavailable.update(dict.fromkeys(ids, str(e)))
+                continue
+            except ParseError as e:
+                out.missing.update(dict.fromkeys(ids, f"{run.tool} output not recognised: {e}"))
+                continue
             for key, ids in run.keys.items():
                 for cid in ids:
                     if key in metrics:
