@@ -24,7 +24,7 @@ def canonical(name: str) -> str:
 
 def _profile_files() -> list[Path]:
     d = paths.boards()
-    return sorted(d.glob("*.yaml")) if d.is_dir() else []
+    return sorted(p for p in d.glob("*.yaml") if not p.stem.startswith("_")) if d.is_dir() else []
 
 
 def known() -> list[str]:

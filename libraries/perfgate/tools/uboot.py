@@ -1,0 +1,111 @@
+"""U-Boot storage timings, computed the way the guides compute KB/s: (size / 1024) / (ms / 1000).
+
+What U-Boot prints (u-boot/u-boot):
+- `load`/`fatload`/`ext4load` (fs/fs.c do_load): `4194304 bytes read in 72 ms (55.6 MiB/s)`
+- `save`/`fatwrite` (fs/fs.c do_save): `4194304 bytes written in 104 ms (38.5 MiB/s)`
+- `time <command>` (cmd/time.c report_time): `time: 0.192 seconds` or `time: 1 minutes, 2.345 seconds`
+  (after the command's own output: `MMC read: dev # 0, block # 0, count 65536 ... 65536 blocks read: OK`,
+  `SF: 4194304 bytes @ 0x0 Read: OK`, `SCSI read: device 0 block # 0, count 1024 ... 1024 blocks read: OK`).
+
+`time` lines carry no size: it comes from the command (`sf read/write/update <addr> <offset> <len>` -> len bytes;
+`mmc read/write <addr> <blk> <cnt>` -> cnt x 512; `scsi read/write <addr> <blk> <cnt>` -> cnt x 4096, the logical
+block size of UFS LUs; `ufs` and `mmc` likewise). Metrics: `read (KB/s)` or `write (KB/s)`, plus `bytes` and `ms`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from perfgate.errors import ParseError
+
+BYTES_RE = re.compile(r"^\s*(\d+) bytes (read|written) in (\d+) ms", re.M)
+TIME_RE = re.compile(r"^\s*time:\s*(?:(\d+) minutes?,\s*)?(\d+(?:\.\d+)?) seconds", re.M)
+BLOCK_SIZES = {"mmc": 512, "scsi": 4096, "ufs": 4096, "usb": 512, "sata": 512, "nand": 1}
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _int(text: str) -> int:
+    """U-Boot numbers are hex, with or without 0x."""
+    return int(text, 16)
+
+
+def command_size(command: str) -> tuple[str, int]:
+    """(`read` | `write`, bytes) for a timed block or flash command; ParseError when the command has no size."""
+    words = command.split()
+    if words and words[0] == "time":
+        words = words[1:]
+    if len(words) >= 5 and words[0] == "sf" and words[1] in ("read", "write", "update"):
+        return ("read" if words[1] == "read" else "write"), _int(words[4])
+    if len(words) >= 5 and words[0] in BLOCK_SIZES and words[1] in ("read", "write"):
+        return words[1], _int(words[4]) * BLOCK_SIZES[words[0]]
+    raise ParseError(f"cannot tell the transfer size of U-Boot command {command!r}")
+
+
+def kbps(size: int, ms: float) -> float:
+    if ms <= 0:
+        raise ParseError(f"transfer of {size} bytes took {ms} ms: no throughput")
+    return round((size / 1024) / (ms / 1000), 2)
+
+
+def parse(text: str, command: str | None = None) -> dict[str, float]:
+    text = ESCAPES.sub("", text).replace("\r", "")
+    m = BYTES_RE.search(text)
+    if m:
+        size, ms = int(m.group(1)), int(m.group(3))
+        direction = "read" if m.group(2) == "read" else "write"
+        return {f"{direction} (KB/s)": kbps(size, ms), "bytes": float(size), "ms": float(ms)}
+    t = TIME_RE.search(text)
+    if t:
+        if not command:
+            raise ParseError("a `time:` line without the command that produced it: no size to divide by")
+        direction, size = command_size(command)
+        ms = (int(t.group(1) or 0) * 60 + float(t.group(2))) * 1000
+        if re.search(r"\b(ERROR|error|failed|not found|Unknown command)\b", text):
+            raise ParseError(f"U-Boot reported an error for {command!r}: {text.strip()[:200]}")
+        return {f"{direction} (KB/s)": kbps(size, ms), "bytes": float(size), "ms": ms}
+    first = text.strip().splitlines()[0] if text.strip() else "(nothing)"
+    raise ParseError(f"no `bytes read/written in` or `time:` line in U-Boot output; first line: {first!r}")
+
+
+def _size_for(command: str) -> tuple[str, int]:
+    words = command.split()
+    if words and words[0] in ("fatload", "load", "ext4load", "fatwrite", "save", "ext4write"):
+        direction = "read" if words[0] in ("fatload", "load", "ext4load") else "write"
+        return direction, _int(words[5]) if len(words) > 5 else 0x400000
+    return command_size(command)
+
+
+def _mib(bytes_per_s: float) -> str:
+    """U-Boot's print_size for a rate: `55.6 MiB/s`."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if bytes_per_s >= scale:
+            return f"{bytes_per_s / scale:.1f} {unit}/s"
+    return f"{int(bytes_per_s)} Bytes/s"
+
+
+def render(command: str, values: dict[str, float], rng: random.Random) -> str:
+    """What U-Boot prints for `command` when the transfer runs at about values['read (KB/s)'/'write (KB/s)']."""
+    direction, size = _size_for(command)
+    rate = values.get(f"{direction} (KB/s)") or next(iter(values.values()), 1000.0)
+    rate *= 1 + rng.uniform(-0.01, 0.03)
+    ms = max(1, round((size / 1024) / rate * 1000))
+    words = command.split()
+    timed = words[0] == "time"
+    body = words[1:] if timed else words
+    if body[0] in ("fatload", "load", "ext4load", "fatwrite", "save", "ext4write"):
+        verb = "read" if direction == "read" else "written"
+        return f"{size} bytes {verb} in {ms} ms ({_mib(size * 1000 / ms)})\n"
+    if body[0] == "sf":
+        out = f"SF: {size} bytes @ {body[3]} {'Read' if direction == 'read' else 'Written'}: OK\n"
+        if body[1] == "update":
+            out = f"{size} bytes written, 0 bytes skipped in {ms / 1000:.3f}s, speed {int(size * 1000 / ms)} B/s\n"
+    else:
+        name = {"mmc": "MMC", "scsi": "SCSI"}.get(body[0], body[0].upper())
+        dev = "dev # 0," if body[0] == "mmc" else "device 0"
+        count = _int(body[4])
+        verb = "read" if direction == "read" else "written"
+        out = f"\n{name} {direction}: {dev} block # {_int(body[3])}, count {count} ... {count} blocks {verb}: OK\n"
+    if timed:
+        out += f"\ntime: {ms // 1000}.{ms % 1000:03d} seconds\n"
+    return out
