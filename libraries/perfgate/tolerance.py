@@ -49,7 +49,7 @@ class _Scope:
 
 def _line_of(text: str, key: str) -> int | None:
     for i, line in enumerate(text.splitlines(), 1):
-        if re.match(rf"\s*-?\s*{re.escape(key)}\s*:", line):
+        if re.match(rf"\s*-?\s*['\"]?{re.escape(key)}['\"]?\s*:", line):
             return i
     return None
 

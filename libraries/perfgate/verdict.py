@@ -87,7 +87,10 @@ def judge(c: Criterion, measured: float | None, tol: Tolerance, reason: str = ""
     if verdict == FAIL:
         msg = f"{head}: worse than published by more than the tolerance"
     elif verdict == WARN:
-        msg = f"{head}: better than published by more than the tolerance (stale threshold, or the workload did not do what it should?)"
+        msg = (
+            f"{head}: better than published by more than the tolerance "
+            "(a stale threshold, or the workload did not do what it should?)"
+        )
     else:
         msg = f"{head}: within tolerance"
     return Judgement(verdict=verdict, measured=measured, delta_pct=delta_pct, message=msg, **base)

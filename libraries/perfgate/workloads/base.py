@@ -38,6 +38,7 @@ class Context(Protocol):
     lab: dict  # variables/labs/<lab>.yaml
     repeat: int  # how many times to run each measurement (aggregated by the caller)
     virtual: bool  # True when the board is simulated or emulated
+    last_evidence: str  # the file where the last run()'s output was kept
 
     def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
         """Run a command, keep its whole output (stdout+stderr) as evidence in results/, return it.
@@ -61,6 +62,7 @@ class Measurements:
     skipped: dict[str, str] = field(default_factory=dict)  # criterion id -> why it cannot run here
     tools: dict[str, str] = field(default_factory=dict)  # criterion id -> tool that produced it
     unavailable: dict[str, str] = field(default_factory=dict)  # criterion id -> the missing tool (fail or skip: policy)
+    evidence: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> raw output files it was read from
 
     def merge(self, other: Measurements) -> None:
         self.values.update(other.values)
@@ -68,6 +70,8 @@ class Measurements:
         self.skipped.update(other.skipped)
         self.tools.update(other.tools)
         self.unavailable.update(other.unavailable)
+        for cid, files in other.evidence.items():
+            self.evidence.setdefault(cid, []).extend(files)
 
 
 class Workload:
@@ -90,6 +94,8 @@ class Workload:
             ids = [cid for group in run.keys.values() for cid in group]
             try:
                 text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
+                for cid in ids:
+                    out.evidence.setdefault(cid, []).append(getattr(ctx, "last_evidence", ""))
                 metrics = parse(run.tool, text, command=run.command)
             except ToolMissing as e:
                 out.unavailable.update(dict.fromkeys(ids, str(e)))

@@ -1,0 +1,401 @@
+"""The gate's Robot Framework library: open a run, measure a suite, judge one criterion.
+
+It is also a listener (library listener, GLOBAL scope): every suite imports it through resources/criteria.resource,
+so it sees each test end and records the judged criterion in results/<board>/<run>/metrics.json at once.
+
+Board access goes through the board library (perfgate.robot.board.Board): `run_on_board()` and `uboot_command()`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import import_module
+from pathlib import Path
+
+from robot.api import SkipExecution, logger
+from robot.api.deco import keyword, library
+from robot.libraries.BuiltIn import BuiltIn
+
+from perfgate import boards, criteria, paths
+from perfgate.errors import BoardLost, PerfgateError, ToolMissing
+from perfgate.model import Criterion
+from perfgate.tolerance import Policy
+from perfgate.verdict import NOT_MEASURED, WARN, Judgement, judge
+from perfgate.workloads.base import Measurements, Workload
+
+BOARD_LIBRARY = "perfgate.robot.board.Board"
+
+
+def _var(name: str, default: object = None) -> object:
+    return BuiltIn().get_variable_value("${" + name + "}", default)
+
+
+@dataclass
+class _SuiteResult:
+    suite: str
+    criteria: dict[str, Criterion]
+    measured: Measurements
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    evidence: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> evidence files
+    judgements: dict[str, Judgement] = field(default_factory=dict)
+    skip_reason: str | None = None
+
+
+class _Context:
+    """The Context a workload sees (perfgate.workloads.base.Context)."""
+
+    def __init__(self, gate: Gate, suite: str) -> None:
+        self._gate = gate
+        self.suite = suite
+        self.board = gate.board
+        self.profile = gate.profile
+        self.lab = gate.lab
+        self.repeat = gate.repeat
+        self.virtual = gate.virtual
+        self.files: list[str] = []
+        self.last_evidence = ""
+
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+        started = time.monotonic()
+        if where == "host":
+            text = self._gate.run_on_host(command, timeout)
+        else:
+            board = self._gate.board_library()
+            if where == "uboot":
+                text = board.uboot_command(command, timeout=timeout)
+            else:
+                text = board.run_on_board(command, timeout=timeout)
+        elapsed = time.monotonic() - started
+        path = self._gate.keep_evidence(self.suite, label or "output", command, text, elapsed, where)
+        self.files.append(path)
+        self.last_evidence = path
+        if _not_found(text):
+            raise ToolMissing(f"`{command.split()[0]}` is not on the board ({_not_found(text)})")
+        return text
+
+    def tester(self) -> str:
+        return self._gate.board_library().tester_address()
+
+    def note(self, message: str) -> None:
+        logger.info(f"{self.suite}: {message}", also_console=False)
+
+
+def _not_found(text: str) -> str:
+    for line in text.splitlines()[-5:]:
+        if line.rstrip().endswith(": not found") or line.rstrip().endswith("command not found"):
+            return line.strip()
+    return ""
+
+
+@library(scope="GLOBAL", listener="SELF", auto_keywords=False)
+class Gate:
+    ROBOT_LISTENER_API_VERSION = 3
+
+    def __init__(self) -> None:
+        self.board = ""
+        self.profile: dict = {}
+        self.lab: dict = {}
+        self.virtual = False
+        self.repeat = 1
+        self.aggregate = "best"
+        self.on_missing_tool = "fail"
+        self.run_dir: Path | None = None
+        self.criteria_dir: Path | None = None
+        self.policy: Policy | None = None
+        self.recorder = None
+        self._suites: dict[str, _SuiteResult] = {}
+        self._by_id: dict[str, _SuiteResult] = {}
+        self._pending: dict[str, tuple[Criterion, Judgement | None, str]] = {}
+        self._evidence_count: dict[tuple[str, str], int] = {}
+
+    # ----------------------------------------------------------------------------------------------- keywords
+    @keyword
+    def open_run(self, board: str, lab: str = "sim", virtual: bool = False) -> str:
+        """Resolve the board, open results/<board>/<run>/ and copy the board's criteria there for DataDriver.
+
+        Sets the global variables ${BOARD_NAME}, ${RUN_DIR} and ${CRITERIA_DIR}. An unknown board fails at once and
+        lists the known ones."""
+        try:
+            self.board = boards.resolve(board)
+        except PerfgateError as e:
+            BuiltIn().fatal_error(str(e))
+        self.profile = boards.profile(self.board)
+        self.virtual = bool(virtual)
+        self.repeat = int(_var("REPEAT", 1) or 1)
+        self.aggregate = str(_var("AGGREGATE", "best")).lower()
+        if self.aggregate not in ("best", "median"):
+            BuiltIn().fatal_error(f"AGGREGATE must be best or median, not {self.aggregate!r}")
+        self.on_missing_tool = str(_var("ON_MISSING_TOOL", "fail")).lower()
+        try:
+            self.policy = Policy.load(
+                tolerance=_str_or_none(_var("TOLERANCE")), tolerances=_str_or_none(_var("TOLERANCES"))
+            )
+        except PerfgateError as e:
+            BuiltIn().fatal_error(str(e))
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        self.run_dir = _unique(paths.results() / self.board / stamp)
+        self.criteria_dir = self.run_dir / "criteria"
+        self.criteria_dir.mkdir(parents=True)
+        self._copy_criteria()
+        guides = sorted({c.guide for c in criteria.load(self.board)})
+        releases = sorted({c.release for c in criteria.load(self.board)})
+        meta = {
+            "board": self.board,
+            "board_requested": board,
+            "lab": lab,
+            "virtual": self.virtual,
+            "guide": ", ".join(guides),
+            "release": ", ".join(releases),
+            "repeat": self.repeat,
+            "aggregate": self.aggregate,
+            "tolerances": self.policy.source,
+            "output": _var("OUTPUT FILE"),
+            "log": _var("LOG FILE"),
+            "report": _var("REPORT FILE"),
+        }
+        from perfgate.report.metrics import RunRecorder
+
+        self.recorder = RunRecorder(self.run_dir, meta)
+        bi = BuiltIn()
+        bi.set_global_variable("${BOARD_NAME}", self.board)
+        bi.set_global_variable("${RUN_DIR}", str(self.run_dir))
+        bi.set_global_variable("${CRITERIA_DIR}", str(self.criteria_dir))
+        where = "VIRTUAL BOARD (simulated or emulated, not hardware)" if self.virtual else "hardware"
+        logger.console(f"perfgate: board {self.board} in lab {lab}: {where}; results in {self.run_dir}")
+        return str(self.run_dir)
+
+    @keyword
+    def use_lab(self, lab: dict) -> None:
+        """Give the gate the lab's data (the board library loads and validates it)."""
+        self.lab = dict(lab or {})
+
+    @keyword
+    def measure_suite(self, suite: str) -> None:
+        """Run the suite's workload (REPEAT times), keep every raw output, and judge each criterion of the board."""
+        crits = self._suite_criteria(suite)
+        result = _SuiteResult(suite, {c.id: c for c in crits}, Measurements())
+        self._suites[suite] = result
+        for c in crits:
+            self._by_id[c.id] = result
+        if not crits:
+            return
+        try:
+            workload: Workload = import_module(f"perfgate.workloads.{suite}").WORKLOAD
+        except ModuleNotFoundError as e:
+            if e.name != f"perfgate.workloads.{suite}":
+                raise
+            result.measured.missing = dict.fromkeys(result.criteria, f"perfgate has no workload for suite {suite!r}")
+            self._judge_all(result)
+            return
+        reason = workload.applicable(crits, self.profile, self.lab)
+        if reason:
+            result.skip_reason = reason
+            logger.info(f"{suite}: skipped: {reason}")
+            return
+        for i in range(self.repeat):
+            ctx = _Context(self, suite)
+            try:
+                m = workload.measure(crits, ctx)
+            except (BoardLost, AssertionError) as e:
+                m = Measurements(missing=dict.fromkeys(result.criteria, f"run {i + 1}: {e}"))
+                logger.error(f"{suite}: run {i + 1} of {self.repeat} ended early: {e}")
+            for cid, v in m.values.items():
+                result.samples.setdefault(cid, []).append(float(v))
+            for cid in result.criteria:
+                files = [f for f in m.evidence.get(cid, []) if f] or ctx.files
+                result.evidence.setdefault(cid, []).extend(files)
+            result.measured.missing.update(m.missing)
+            result.measured.skipped.update(m.skipped)
+            result.measured.unavailable.update(m.unavailable)
+            result.measured.tools.update(m.tools)
+        for cid, values in result.samples.items():
+            result.measured.values[cid] = self._aggregate(result.criteria[cid], values)
+            result.measured.missing.pop(cid, None)
+            result.measured.unavailable.pop(cid, None)
+        self._judge_all(result)
+
+    @keyword
+    def criterion_should_hold(self, id: str) -> None:
+        """Judge one criterion: fail when worse than published beyond tolerance or not measured, warn when better."""
+        result = self._by_id.get(id)
+        if result is None:
+            raise AssertionError(f"criterion {id}: its suite was not measured (no `Measure Suite` ran for it)")
+        c = result.criteria[id]
+        if result.skip_reason:
+            self._pending[id] = (c, None, result.skip_reason)
+            raise SkipExecution(f"{c.name}: {result.skip_reason}")
+        if id in result.measured.skipped:
+            self._pending[id] = (c, None, result.measured.skipped[id])
+            raise SkipExecution(f"{c.name}: {result.measured.skipped[id]}")
+        if id in result.measured.unavailable and self.on_missing_tool == "skip":
+            self._pending[id] = (c, None, result.measured.unavailable[id])
+            raise SkipExecution(f"{c.name}: {result.measured.unavailable[id]} (ON_MISSING_TOOL=skip)")
+        j = result.judgements[id]
+        self._pending[id] = (c, j, "")
+        files = result.evidence.get(id, [])
+        if files:
+            logger.info("Raw output: " + ", ".join(self._link(f) for f in dict.fromkeys(files)), html=True)
+        samples = result.samples.get(id, [])
+        if len(samples) > 1:
+            logger.info(f"{len(samples)} runs {samples}, {self.aggregate}: {j.measured}")
+        if j.verdict == WARN:
+            logger.warn(j.message)
+        elif not j.passed:
+            raise AssertionError(j.message)
+        else:
+            logger.info(j.message)
+
+    @keyword
+    def close_run(self) -> str:
+        """Finish the run: run.json, comparison.html and the board's history. Returns comparison.html's path."""
+        if self.recorder is None:
+            return ""
+        page = self.recorder.finish({})
+        logger.console(f"perfgate: comparison report {page}")
+        return str(page)
+
+    # ----------------------------------------------------------------------------------------------- listener
+    def end_test(self, data, result) -> None:
+        cid = data.args[0] if getattr(data, "args", None) else None
+        pending = self._pending.pop(str(cid), None) if cid else None
+        if pending is None or self.recorder is None:
+            return
+        c, j, reason = pending
+        suite = self._by_id[c.id]
+        entry = {
+            **{k: getattr(c, k) for k in ("id", "name", "board", "suite", "chapter", "table", "row", "metric")},
+            **{k: getattr(c, k) for k in ("unit", "min", "max", "direction", "guide", "release", "source")},
+            "published": c.value,
+            "measured": j.measured if j else None,
+            "tolerance": j.tolerance if j else None,
+            "absolute": j.absolute if j else None,
+            "delta_pct": j.delta_pct if j else None,
+            "verdict": (j.verdict if j else "skip") if result.status != "FAIL" or not j or j.passed else "fail",
+            "message": j.message if j else reason,
+            "tool": suite.measured.tools.get(c.id, ""),
+            "evidence": [os.path.relpath(f, self.run_dir) for f in dict.fromkeys(suite.evidence.get(c.id, []))],
+            "samples": suite.samples.get(c.id, []),
+            "test": result.id,
+            "test_name": result.longname if hasattr(result, "longname") else result.full_name,
+            "status": result.status,
+        }
+        self.recorder.record(entry)
+
+    def close(self) -> None:
+        if self.recorder is not None and not self.recorder.meta.get("finished"):
+            try:
+                self.recorder.finish({})
+            except Exception as e:  # the run's files are already valid; the page can be rebuilt later
+                logger.console(f"perfgate: could not build comparison.html ({e}); rebuild with perfgate report")
+
+    # ----------------------------------------------------------------------------------------------- helpers
+    def board_library(self):
+        return BuiltIn().get_library_instance(BOARD_LIBRARY)
+
+    def run_on_host(self, command: str, timeout: float) -> str:
+        p = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=timeout, check=False)
+        return p.stdout + p.stderr
+
+    def keep_evidence(self, suite: str, label: str, command: str, text: str, elapsed: float, where: str) -> str:
+        assert self.run_dir is not None
+        n = self._evidence_count.get((suite, label), 0) + 1
+        self._evidence_count[(suite, label)] = n
+        d = self.run_dir / "raw" / suite
+        d.mkdir(parents=True, exist_ok=True)
+        path = d / f"{_safe(label)}-{n}.txt"
+        path.write_text(text, encoding="utf-8")
+        with (d / "index.tsv").open("a", encoding="utf-8") as f:
+            f.write(f"{path.name}\t{where}\t{elapsed:.3f}\t{command}\n")
+        logger.info(f"{where}$ {command}  ({elapsed:.2f} s) → {self._link(str(path))}", html=True)
+        return str(path)
+
+    def _link(self, path: str) -> str:
+        log = _var("LOG FILE")
+        base = Path(str(log)).parent if log and str(log) != "NONE" else Path.cwd()
+        rel = os.path.relpath(path, base)
+        return f'<a href="{rel}">{Path(path).name}</a>'
+
+    def _copy_criteria(self) -> None:
+        assert self.criteria_dir is not None
+        src = criteria.board_dir(self.board)
+        header = criteria.render([])
+        for suite in _all_suites():
+            f = src / f"{suite}.csv"
+            dest = self.criteria_dir / f"{suite}.csv"
+            if f.exists():
+                shutil.copyfile(f, dest)
+            else:
+                dest.write_text(header, encoding="utf-8")
+        for f in src.glob("*.csv") if src.is_dir() else []:
+            if not (self.criteria_dir / f.name).exists():
+                shutil.copyfile(f, self.criteria_dir / f.name)
+
+    def _suite_criteria(self, suite: str) -> list[Criterion]:
+        assert self.criteria_dir is not None, "Open Run must come first (suites/__init__.robot)"
+        f = self.criteria_dir / f"{suite}.csv"
+        return criteria.read(f) if f.exists() else []
+
+    def _aggregate(self, c: Criterion, values: list[float]) -> float:
+        if len(values) == 1:
+            return values[0]
+        if self.aggregate == "median" or c.direction == "match":
+            return statistics.median(values)
+        return max(values) if c.direction == "higher" else min(values)
+
+    def _judge_all(self, result: _SuiteResult) -> None:
+        assert self.policy is not None
+        for cid, c in result.criteria.items():
+            measured = result.measured.values.get(cid)
+            reason = result.measured.missing.get(cid) or result.measured.unavailable.get(cid, "")
+            if measured is None and not reason:
+                reason = "the workload produced no value for it"
+            result.judgements[cid] = judge(c, measured, self.policy.for_criterion(c), reason)
+        self._log_table(result)
+
+    def _log_table(self, result: _SuiteResult) -> None:
+        try:
+            from perfgate.report.html import suite_table_html
+        except ImportError:
+            return
+        entries = []
+        for cid, c in result.criteria.items():
+            j = result.judgements[cid]
+            entries.append(
+                {
+                    "id": cid, "name": c.name, "suite": c.suite, "table": c.table, "row": c.row, "metric": c.metric,
+                    "unit": c.unit, "measured": j.measured, "published": c.value, "min": c.min, "max": c.max,
+                    "direction": c.direction, "tolerance": j.tolerance, "delta_pct": j.delta_pct,
+                    "verdict": j.verdict if j.verdict != NOT_MEASURED else NOT_MEASURED, "message": j.message,
+                    "tool": result.measured.tools.get(cid, ""),
+                }
+            )  # fmt: skip
+        logger.info(suite_table_html(entries), html=True)
+
+
+def _all_suites() -> list[str]:
+    """Every suite that has a robot file, so that a board without a section gets a header-only criteria file."""
+    return sorted(p.stem for p in (paths.root() / "suites").rglob("*.robot") if p.stem != "__init__")
+
+
+def _unique(path: Path) -> Path:
+    candidate, n = path, 1
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}-{n}")
+    return candidate
+
+
+def _safe(label: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:80] or "output"
+
+
+def _str_or_none(value: object) -> str | None:
+    if value is None or value == "" or str(value).upper() == "NONE":
+        return None
+    return str(value)
