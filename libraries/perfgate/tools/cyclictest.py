@@ -1,0 +1,255 @@
+"""cyclictest (rt-tests): wake-up latency of real-time threads.
+
+Two output forms are read, both as rt-tests 1.x and 2.x print them:
+- with `-h N -q`, only the histogram block: one row per microsecond `000007 058012<TAB>000003` (one column per
+  thread), then `# Total:`, `# Min Latencies:`, `# Avg Latencies:`, `# Max Latencies:`, `# Histogram Overflows:`
+  (zero-padded, one column per thread);
+- without `-h`, one `T: 0 ( 1234) P:99 I:200 C:   1000 Min:      4 Act:    5 Avg:    7 Max:    125` line per
+  thread (the last one counts: without `-q` the live display repeats them).
+
+Metrics (documented names; the guides publish the maximum): `max latency (us)` (worst thread), `min latency (us)`,
+`avg latency (us)` (mean of the threads), `max latency T<n> (us)` per thread, `samples` and, with a histogram,
+`histogram overflows`. With `-N` (nanoseconds) values are converted to microseconds.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from perfgate.errors import ParseError
+
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+T_LINE = re.compile(
+    r"T:\s*(?P<thread>\d+)\s*\(\s*\d+\)\s*P:\s*\d+\s+I:\s*\d+\s+C:\s*(?P<count>\d+)\s+Min:\s*(?P<min>\d+)"
+    r"\s+Act:\s*\d+\s+Avg:\s*(?P<avg>\d+)\s+Max:\s*(?P<max>\d+)"
+)
+SUMMARY = re.compile(r"#\s*(?P<key>Total|Min Latencies|Avg Latencies|Max Latencies|Histogram Overflows):(?P<cols>.*)$")
+ROW = re.compile(r"^(\d+)((?:\s+\d+)+)\s*$")
+ERROR = re.compile(r"invalid option|unrecognized option|Usage:|not found|Permission denied|failed|error", re.I)
+
+MAX = "max latency (us)"
+MIN = "min latency (us)"
+AVG = "avg latency (us)"
+
+
+@dataclass
+class Histogram:
+    """The `-h` block: counts[bucket_us] = one count per thread; the per-thread summary lines."""
+
+    counts: dict[int, list[int]] = field(default_factory=dict)
+    summary: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def threads(self) -> int:
+        return len(self.summary.get("Max Latencies", []))
+
+
+def _clean(text: str) -> list[str]:
+    return [ESCAPES.sub("", line).rstrip("\r") for line in text.splitlines()]
+
+
+def histogram(text: str) -> Histogram | None:
+    """The histogram block of a `-h` run, or None when the output has none."""
+    h = Histogram()
+    in_block = False
+    for line in _clean(text):
+        s = line.strip()
+        if s == "# Histogram":
+            in_block = True
+            continue
+        m = SUMMARY.match(s)
+        if m:
+            h.summary[m["key"]] = [int(x) for x in m["cols"].split()]
+            in_block = False
+            continue
+        if in_block:
+            r = ROW.match(s)
+            if r:
+                h.counts[int(r[1])] = [int(x) for x in r[2].split()]
+    return h if "Max Latencies" in h.summary else None
+
+
+def _nsecs(command: str | None) -> bool:
+    if not command:
+        return False
+    try:
+        args = shlex.split(command)
+    except ValueError:
+        args = command.split()
+    return "-N" in args or "--nsecs" in args
+
+
+def _first_error(lines: list[str]) -> tuple[int, str] | None:
+    for n, line in enumerate(lines, 1):
+        if ERROR.search(line) and not line.lstrip().startswith("# Histogram"):
+            return n, line.strip()
+    return None
+
+
+def parse(text: str, command: str | None = None) -> dict[str, float]:
+    lines = _clean(text)
+    scale = 0.001 if _nsecs(command) else 1.0
+    h = histogram(text)
+    if h is not None:
+        maxes = h.summary["Max Latencies"]
+        for key in ("Min Latencies", "Avg Latencies"):
+            if len(h.summary.get(key, [])) != len(maxes):
+                line = next((n for n, s in enumerate(lines, 1) if key in s), None)
+                raise ParseError(f"cyclictest: '# {key}' has not one value per thread ({len(maxes)})", line=line)
+        mins, avgs = h.summary["Min Latencies"], h.summary["Avg Latencies"]
+        out = _metrics(mins, avgs, maxes, scale)
+        if "Total" in h.summary:
+            out["samples"] = float(sum(h.summary["Total"]))
+        if "Histogram Overflows" in h.summary:
+            out["histogram overflows"] = float(sum(h.summary["Histogram Overflows"]))
+        return out
+    threads: dict[int, re.Match[str]] = {}
+    for line in lines:
+        m = T_LINE.search(line)
+        if m:
+            threads[int(m["thread"])] = m
+    if threads:
+        order = sorted(threads)
+        out = _metrics(
+            [int(threads[t]["min"]) for t in order],
+            [int(threads[t]["avg"]) for t in order],
+            [int(threads[t]["max"]) for t in order],
+            scale,
+        )
+        out["samples"] = float(sum(int(threads[t]["count"]) for t in order))
+        return out
+    err = _first_error(lines)
+    if err:
+        raise ParseError(f"cyclictest failed: {err[1]}", line=err[0])
+    raise ParseError("cyclictest: no '# Max Latencies:' histogram summary and no 'T: <n> ... Max:' line", line=1)
+
+
+def _metrics(mins: list[int], avgs: list[int], maxes: list[int], scale: float) -> dict[str, float]:
+    if not maxes:
+        raise ParseError("cyclictest: no thread in the output", line=1)
+    out = {
+        MAX: max(maxes) * scale,
+        MIN: min(mins) * scale,
+        AVG: round(sum(avgs) / len(avgs) * scale, 3),
+    }
+    for i, v in enumerate(maxes):
+        out[f"max latency T{i} (us)"] = v * scale
+    return out
+
+
+# --- the simulated board -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    loops: int = 1000
+    threads: int = 1
+    histogram: int = 0
+    quiet: bool = False
+    interval: int = 1000
+    priority: int = 0
+    nsecs: bool = False
+
+
+def options(command: str) -> Options:
+    """The cyclictest options that change what it prints."""
+    args = shlex.split(command)
+    o = Options()
+    i = 0
+    while i < len(args):
+        a = args[i]
+        nxt = args[i + 1] if i + 1 < len(args) else ""
+
+        def value(short: str, long: str, a: str = a, nxt: str = nxt) -> str | None:
+            if a.startswith(long + "="):
+                return a.split("=", 1)[1]
+            if a == short and nxt:
+                return nxt
+            if a.startswith(short) and len(a) > len(short) and a[len(short)].isdigit():
+                return a[len(short) :]
+            return None
+
+        for short, long, attr in (("-l", "--loops", "loops"), ("-h", "--histogram", "histogram"),
+                                  ("-i", "--interval", "interval"), ("-p", "--priority", "priority")):  # fmt: skip
+            v = value(short, long)
+            if v is not None:
+                setattr(o, attr, int(v))
+                if a == short:
+                    i += 1
+                break
+        else:
+            if a in ("-t", "--threads") and nxt.isdigit():
+                o.threads = int(nxt)
+                i += 1
+            elif a.startswith("-t") and a[2:].isdigit():
+                o.threads = int(a[2:])
+            elif a.startswith("--threads="):
+                o.threads = int(a.split("=", 1)[1])
+            elif a in ("-q", "--quiet"):
+                o.quiet = True
+            elif a in ("-N", "--nsecs"):
+                o.nsecs = True
+            elif a.startswith("-") and not a.startswith("--") and "q" in a[1:] and a[1:].isalpha():
+                o.quiet = True  # combined short flags such as -mq
+        i += 1
+    return o
+
+
+def _thread_sample(rng: random.Random, loops: int, peak: int) -> tuple[dict[int, int], int, int, int]:
+    """A plausible latency distribution: most samples near the minimum, a thin tail, exactly one at `peak`."""
+    low = max(1, min(peak - 1, round(peak * rng.uniform(0.15, 0.3))))
+    mode = max(low, min(peak - 1, round(low * rng.uniform(1.2, 1.6))))
+    counts: dict[int, int] = {}
+    total = 0
+    for _ in range(max(0, loops - 1)):
+        if rng.random() < 0.97:
+            v = min(peak - 1, max(low, round(rng.gauss(mode, max(1.0, mode * 0.12)))))
+        else:
+            v = rng.randint(low, max(low, peak - 1))
+        counts[v] = counts.get(v, 0) + 1
+        total += v
+    counts[peak] = counts.get(peak, 0) + 1
+    total += peak
+    n = max(1, loops)
+    return counts, min(counts), round(total / n), peak
+
+
+def render(command: str, values: dict[str, float], rng: random.Random) -> str:
+    o = options(command)
+    peak_us = float(values.get(MAX, 50.0))
+    unit = 1000 if o.nsecs else 1
+    loops = max(1, min(o.loops or 1000, 20000))  # the sim draws at most 20000 samples per thread
+    threads = []
+    for t in range(max(1, o.threads)):
+        peak = max(2, round(peak_us * unit * (1.0 if t == 0 else rng.uniform(0.6, 1.0))))
+        threads.append(_thread_sample(rng, loops, peak))
+    lines = ["# /dev/cpu_dma_latency set to 0us"]
+    if o.histogram:
+        lines.append("# Histogram")
+        for b in range(o.histogram):
+            cells = [f"{th[0].get(b, 0):06d}" for th in threads]
+            lines.append(f"{b:06d} " + "\t".join(cells))
+        over = [sum(c for v, c in th[0].items() if v >= o.histogram) for th in threads]
+        lines.append("# Total: " + " ".join(f"{loops - ov:09d}" for ov in over))
+        lines.append("# Min Latencies: " + " ".join(f"{th[1]:05d}" for th in threads))
+        lines.append("# Avg Latencies: " + " ".join(f"{th[2]:05d}" for th in threads))
+        lines.append("# Max Latencies: " + " ".join(f"{th[3]:05d}" for th in threads))
+        lines.append("# Histogram Overflows: " + " ".join(f"{ov:05d}" for ov in over))
+        lines.append("# Histogram Overflow at cycle number:")
+        for t in range(len(threads)):
+            cycles = sorted(rng.sample(range(loops), min(over[t], 10)))
+            extra = f" # {over[t] - 10:05d} others" if over[t] > 10 else ""
+            lines.append(f"# Thread {t}:" + "".join(f" {c:05d}" for c in cycles) + extra)
+        return "\n".join(lines) + "\n"
+    pid = rng.randint(1000, 30000)
+    for t, th in enumerate(threads):
+        interval = o.interval + 500 * t
+        act = rng.randint(th[1], max(th[1], th[2]))
+        lines.append(
+            f"T:{t:2d} ({pid + t:5d}) P:{max(0, o.priority - t):2d} I:{interval} C:{loops:7d} "
+            f"Min:{th[1]:7d} Act:{act:5d} Avg:{th[2]:5d} Max:{th[3]:8d}"
+        )
+    return "\n".join(lines) + "\n"
