@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# perfgate setup on a fresh Debian 12 machine: system packages (as root), a virtualenv with the pinned Python
+# requirements, and (with --qemu) the QEMU arm64 virtual board image under build/qemu/.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+APT_PACKAGES=(
+  # virtual boards: QEMU arm64 behind Debian's U-Boot, the image's contents, serial plumbing
+  qemu-system-arm u-boot-qemu busybox-static dropbear-bin cpio socat ser2net device-tree-compiler
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev
+  # real tools, for parser captures and the QEMU board's workloads
+  openssl fio iperf3 iperf rt-tests stress-ng time
+  # the comparison report's browser test
+  chromium chromium-driver
+  python3-venv
+)
+
+if [ "$(id -u)" = 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${APT_PACKAGES[@]}"
+else
+  echo "setup.sh: not root; make sure these Debian packages are installed: ${APT_PACKAGES[*]}" >&2
+fi
+
+PYTHON=${PYTHON:-python3}
+[ -d .venv ] || "$PYTHON" -m venv .venv
+# shellcheck disable=SC1091
+. .venv/bin/activate
+pip install -q --upgrade pip
+pip install -q -r requirements.txt
+
+if [ "${1:-}" = "--qemu" ]; then
+  python -m perfgate qemu build
+fi
+echo "setup.sh: done. Activate with: . .venv/bin/activate"
