@@ -1,0 +1,71 @@
+"""`python -m perfgate compare <run A> <run B>`: what regressed or improved beyond tolerance from A to B.
+
+Runs are directories or `<board>/<run>`, `<board>/latest`, `<board>/previous`, `<board>` under results/.
+Exit status: 0 when nothing regressed, 1 when something regressed (or is no longer measured), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from perfgate.report import compare, rundir
+from perfgate.report.html import fmt
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("run_a", help="the reference run (older release, or the other board)")
+    parser.add_argument("run_b", help="the run compared with it")
+    parser.add_argument("--tolerance", type=float, help="one tolerance for every criterion (fraction, 0.05 = 5 %%)")
+    parser.add_argument("--suite", action="append", help="only this suite (repeatable)")
+    parser.add_argument("--all", action="store_true", help="also list the criteria that did not move")
+    parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+
+def _line(c: compare.Change) -> str:
+    change = f"{c.change_pct:+7.1f} %" if c.change_pct is not None else "      — "
+    arrow = {"higher": "↑", "lower": "↓"}.get(c.direction, "=")
+    verdicts = f"{c.verdict_a or '—'} → {c.verdict_b or '—'}"
+    return (
+        f"  {c.suite:<14} {c.name[:56]:<56} {arrow} {fmt(c.a):>12} → {fmt(c.b):>12} {c.unit:<10} {change}"
+        f"  (±{c.tolerance * 100:.0f} %)  {verdicts}"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    a = rundir.load(rundir.resolve(args.run_a))
+    b = rundir.load(rundir.resolve(args.run_b))
+    if args.suite:
+        a.entries = [e for e in a.entries if e.get("suite") in args.suite]
+        b.entries = [e for e in b.entries if e.get("suite") in args.suite]
+    result = compare.compare(a, b, args.tolerance)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return 1 if result.regressed else 0
+    print(f"A: {a.label} ({a.meta.get('lab', '?')}{', virtual' if a.virtual else ''}, {a.meta.get('guide', '?')})")
+    print(f"B: {b.label} ({b.meta.get('lab', '?')}{', virtual' if b.virtual else ''}, {b.meta.get('guide', '?')})")
+    sections = [
+        ("Regressed beyond tolerance", result.of("regressed")),
+        ("No longer measured", result.of("lost")),
+        ("Improved beyond tolerance", result.of("improved")),
+        ("Newly measured", result.of("gained")),
+    ]
+    if args.all:
+        sections.append(("Unchanged within tolerance", result.of("unchanged")))
+    for title, changes in sections:
+        print(f"\n{title}: {len(changes)}")
+        for c in changes:
+            print(_line(c))
+    flips = [c for c in result.changes if c.verdict_a != c.verdict_b]
+    print(f"\nVerdict changes: {len(flips)}")
+    for c in flips:
+        print(_line(c))
+    if result.only_a or result.only_b:
+        print(f"\nOnly in A: {len(result.only_a)} criteria; only in B: {len(result.only_b)} criteria")
+    n_reg = len(result.of("regressed", "lost"))
+    print(
+        f"\n{n_reg} regressed, {len(result.of('improved', 'gained'))} improved, {len(result.of('unchanged'))} unchanged"
+    )
+    return 1 if result.regressed else 0

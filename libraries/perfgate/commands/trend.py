@@ -1,0 +1,101 @@
+"""`python -m perfgate trend <board> [--metric M | --suite S]`: a metric or a suite's ratio across the board's runs.
+
+Reads results/<board>/history.jsonl (one line per finished run). --metric takes a criterion id or the guide's
+name, exactly, as a glob (`'bw_mem-rd-*'`) or as a substring; several matches are plotted as ratios to their
+published values. --suite plots the suite's geometric-mean ratio to the published numbers; with neither, every
+suite is plotted. Prints the values as a table and writes a PNG (or SVG, by --out's suffix).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from perfgate import boards, paths
+from perfgate.errors import PerfgateError
+from perfgate.report import history, trend
+from perfgate.report.html import fmt
+
+MAX_SERIES = 12
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("board", help="board name (aliases work)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--metric", help="criterion id or guide name (glob or substring)")
+    which.add_argument("--suite", help="a suite, e.g. lmbench")
+    parser.add_argument("--last", type=int, default=0, help="only the last N runs")
+    parser.add_argument("--out", type=Path, help="image file (default results/<board>/trend-<selection>.png)")
+    parser.add_argument("--json", action="store_true", help="print the series as JSON instead of a table")
+    parser.add_argument("--no-plot", action="store_true", help="print only, write no image")
+
+
+def _board(name: str) -> str:
+    try:
+        return boards.resolve(name)
+    except PerfgateError:
+        if (paths.results() / name / history.HISTORY).exists():
+            return name  # a board that only has results (e.g. a lab's custom board)
+        raise
+
+
+def _select(runs: list[dict], args: argparse.Namespace) -> tuple[list[trend.Series], str]:
+    if args.metric:
+        found = trend.find_metrics(runs, args.metric)
+        if not found:
+            raise PerfgateError(f"no criterion matches {args.metric!r} in this board's history")
+        if len(found) == 1:
+            return [trend.metric_series(runs, found[0][0])], found[0][0]
+        if len(found) > MAX_SERIES:
+            names = ", ".join(str(m.get("name")) for _, m in found[:8])
+            raise PerfgateError(f"{len(found)} criteria match {args.metric!r} ({names}, ...): narrow it down")
+        series = []
+        for cid, _ in found:
+            s = trend.metric_series(runs, cid)
+            for p in s.points:  # several metrics share one axis as ratios
+                if p.value is not None and p.published:
+                    p.value = p.value / p.published
+            s.kind, s.unit = "ratio", "ratio"
+            series.append(s)
+        return series, args.metric
+    if args.suite:
+        if args.suite not in trend.suites_in(runs):
+            raise PerfgateError(
+                f"no suite {args.suite!r} in this board's history; suites: " + ", ".join(trend.suites_in(runs))
+            )
+        return [trend.suite_series(runs, args.suite)], args.suite
+    return [trend.suite_series(runs, s) for s in trend.suites_in(runs)], "suites"
+
+
+def run(args: argparse.Namespace) -> int:
+    board = _board(args.board)
+    h = history.read(history.path_for(board))
+    for problem in h.problems:
+        print(f"perfgate trend: {problem}", file=sys.stderr)
+    runs = h.runs[-args.last :] if args.last > 0 else h.runs
+    if not runs:
+        raise PerfgateError(f"no finished run of {board} yet", h.path)
+    series, selection = _select(runs, args)
+    if args.json:
+        print(json.dumps([asdict(s) for s in series], indent=2))
+    else:
+        for s in series:
+            print(f"{s.label} — {s.name} ({s.unit})")
+            for p in s.points:
+                pub = f"  published {fmt(p.published)}" if s.kind == "metric" else ""
+                virtual = "  (virtual)" if p.virtual else ""
+                print(f"  {p.run:<18} {fmt(p.value):>14}{pub}  {p.verdict or ''}{virtual}")
+    if not args.no_plot:
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", selection).strip("_")[:80]
+        out = args.out or paths.results() / board / f"trend-{slug}.png"
+        print(
+            trend.plot(series, out, f"{board}: {selection} across {len(runs)} runs"),
+            file=sys.stderr if args.json else sys.stdout,
+        )
+    return 0

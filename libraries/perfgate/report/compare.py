@@ -1,0 +1,129 @@
+"""What moved between two runs: two releases on one board, or two boards of one SoC.
+
+Criteria are matched by their id without the board prefix (`<suite>.<table>.<row>.<metric>`), so runs of
+am62xx_sk and am62xx_lp_sk compare row by row. A change is a regression when run B is worse than run A, in the
+criterion's direction, by more than the tolerance (B's entry, else A's, else the default or --tolerance);
+an improvement when it is better by more than that. A criterion measured in A but not in B is a regression too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from perfgate.report.rundir import Run
+
+DEFAULT_TOLERANCE = 0.05
+
+
+@dataclass
+class Change:
+    key: str
+    name: str
+    suite: str
+    unit: str
+    direction: str
+    a: float | None
+    b: float | None
+    change_pct: float | None
+    tolerance: float
+    kind: str  # regressed | improved | unchanged | lost (measured in A, not in B) | gained
+    verdict_a: str | None
+    verdict_b: str | None
+
+
+@dataclass
+class Comparison:
+    a: str
+    b: str
+    changes: list[Change] = field(default_factory=list)
+    only_a: list[str] = field(default_factory=list)
+    only_b: list[str] = field(default_factory=list)
+
+    def of(self, *kinds: str) -> list[Change]:
+        return [c for c in self.changes if c.kind in kinds]
+
+    @property
+    def regressed(self) -> bool:
+        return bool(self.of("regressed", "lost"))
+
+    def to_json(self) -> dict:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "regressed": [asdict(c) for c in self.of("regressed", "lost")],
+            "improved": [asdict(c) for c in self.of("improved", "gained")],
+            "unchanged": len(self.of("unchanged")),
+            "verdict_changes": [asdict(c) for c in self.changes if c.verdict_a != c.verdict_b],
+            "only_a": self.only_a,
+            "only_b": self.only_b,
+        }
+
+
+def key(entry: dict, board: str) -> str:
+    """The id without its board prefix."""
+    i = str(entry.get("id", ""))
+    return i[len(board) + 1 :] if board and i.startswith(board + ".") else i
+
+
+def _num(v: object) -> float | None:
+    return float(v) if isinstance(v, int | float) else None
+
+
+def _classify(a: float | None, b: float | None, direction: str, tol: float) -> tuple[str, float | None]:
+    if a is None and b is None:
+        return "unchanged", None
+    if b is None:
+        return "lost", None
+    if a is None:
+        return "gained", None
+    if a == 0:
+        return ("unchanged" if b == 0 else "regressed" if direction == "lower" else "improved"), None
+    change = (b - a) / abs(a) * 100
+    if direction == "match":
+        return ("regressed" if abs(change) > tol * 100 else "unchanged"), change
+    better = change if direction != "lower" else -change
+    if better < -tol * 100:
+        return "regressed", change
+    if better > tol * 100:
+        return "improved", change
+    return "unchanged", change
+
+
+def compare(run_a: Run, run_b: Run, tolerance: float | None = None) -> Comparison:
+    ea = {key(e, run_a.board): e for e in run_a.entries}
+    eb = {key(e, run_b.board): e for e in run_b.entries}
+    result = Comparison(run_a.label, run_b.label)
+    result.only_a = [k for k in ea if k not in eb]
+    result.only_b = [k for k in eb if k not in ea]
+    for k, b in eb.items():
+        a = ea.get(k)
+        if a is None:
+            continue
+        if a.get("verdict") == "skip" and b.get("verdict") == "skip":
+            continue
+        tol = tolerance
+        if tol is None:
+            tol = _num(b.get("tolerance"))
+            tol = tol if tol is not None else _num(a.get("tolerance"))
+            tol = tol if tol is not None else DEFAULT_TOLERANCE
+        direction = str(b.get("direction") or a.get("direction") or "higher")
+        va, vb = _num(a.get("measured")), _num(b.get("measured"))
+        kind, change = _classify(va, vb, direction, tol)
+        result.changes.append(
+            Change(
+                k,
+                str(b.get("name") or k),
+                str(b.get("suite") or ""),
+                str(b.get("unit") or ""),
+                direction,
+                va,
+                vb,
+                change,
+                tol,
+                kind,
+                a.get("verdict"),
+                b.get("verdict"),
+            )
+        )
+    result.changes.sort(key=lambda c: (c.suite, -(abs(c.change_pct) if c.change_pct is not None else 1e9)))
+    return result

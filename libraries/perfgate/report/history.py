@@ -1,0 +1,80 @@
+"""A board's history: results/<board>/history.jsonl, one JSON line per finished run (appended by
+RunRecorder.finish, or by `python -m perfgate report --history` for a run that was killed).
+
+A line holds the run's metadata, its counts and verdict, and every criterion's measured/published value, so
+trends survive the deletion of old run directories. Re-appending a run replaces it (the last line wins).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfgate import paths
+from perfgate.report import rundir
+from perfgate.report.metrics import counts, gate_verdict
+
+HISTORY = "history.jsonl"
+KEPT = ("suite", "name", "unit", "measured", "published", "direction", "tolerance", "verdict")
+META = ("board", "lab", "virtual", "guide", "release", "started", "finished", "command")
+
+
+@dataclass
+class History:
+    path: Path
+    runs: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # "file:line: why" for lines that were skipped
+
+
+def path_for(board: str) -> Path:
+    return paths.results() / board / HISTORY
+
+
+def record_of(run: rundir.Run) -> dict:
+    rec = {"run": run.name, "path": run.path.name, **{k: run.meta.get(k) for k in META}}
+    rec["board"] = run.board
+    rec["counts"] = counts(run.entries)
+    rec["verdict"] = gate_verdict(run.entries)
+    rec["metrics"] = {e["id"]: {k: e.get(k) for k in KEPT} for e in run.entries if e.get("id")}
+    return rec
+
+
+def append(run_dir: Path) -> Path:
+    """Append the run in run_dir to the history beside it (run_dir/../history.jsonl)."""
+    run = rundir.load(run_dir)
+    target = Path(run_dir).resolve().parent / HISTORY
+    line = json.dumps(record_of(run), separators=(",", ":"), default=str) + "\n"
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
+    return target
+
+
+def read(path: Path) -> History:
+    """The runs of a history file, oldest first, one per run name; broken lines are skipped and reported."""
+    h = History(Path(path))
+    if not h.path.exists():
+        return h
+    by_run: dict[str, dict] = {}
+    with h.path.open(encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                h.problems.append(f"{h.path}:{n}: skipped, not valid JSON ({e.msg})")
+                continue
+            if not isinstance(rec, dict) or "run" not in rec or not isinstance(rec.get("metrics"), dict):
+                h.problems.append(f"{h.path}:{n}: skipped, not a run record")
+                continue
+            by_run.pop(rec["run"], None)
+            by_run[rec["run"]] = rec
+    h.runs = sorted(by_run.values(), key=lambda r: (str(r.get("started") or ""), r["run"]))
+    return h

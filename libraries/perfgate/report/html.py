@@ -1,0 +1,145 @@
+"""comparison.html (one self-contained file per run) and the per-suite table logged into Robot's log."""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from perfgate.report import atomic, rundir
+from perfgate.report.metrics import VERDICTS, counts, evidence_of, gate_verdict, test_ref
+
+COMPARISON_HTML = "comparison.html"
+CHAPTERS = ["system", "boot", "uboot", "network", "storage", "crypto", "rt", "audio", "graphics", "multimedia",
+            "power"]  # fmt: skip
+VIRTUAL_BANNER = "VIRTUAL BOARD — simulated, not hardware"
+
+_env = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    undefined=jinja2.StrictUndefined,
+)
+
+
+def fmt(value: object) -> str:
+    """A number as a person reads it: 7142857 -> 7,142,857; 1263.86 -> 1263.86; 0.0123 -> 0.0123."""
+    if value is None or value == "":
+        return "—"
+    if not isinstance(value, int | float):
+        return str(value)
+    v = float(value)
+    if abs(v) >= 1e5:
+        return f"{v:,.0f}"
+    if abs(v) >= 100:
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+    return f"{v:.4g}"
+
+
+def pct(value: object, signed: bool = True) -> str:
+    if not isinstance(value, int | float):
+        return "—"
+    return f"{value:+.1f} %" if signed else f"±{value * 100:.0f} %"
+
+
+_env.filters.update(num=fmt, pct=pct)
+
+
+def _chapter_key(chapter: str) -> tuple[int, str]:
+    return (CHAPTERS.index(chapter) if chapter in CHAPTERS else len(CHAPTERS), chapter)
+
+
+def group(entries: list[dict]) -> list[tuple[str, list[tuple[str, list[dict]]]]]:
+    """[(chapter, [(suite, entries)])], chapters in the guides' order, suites and entries as recorded."""
+    chapters: dict[str, dict[str, list[dict]]] = defaultdict(dict)
+    for e in entries:
+        chapter = str(e.get("chapter") or "other")
+        chapters[chapter].setdefault(str(e.get("suite") or "other"), []).append(e)
+    return [(c, list(chapters[c].items())) for c in sorted(chapters, key=_chapter_key)]
+
+
+def _row(e: dict, run_dir: Path | None) -> dict:
+    tid, longname = test_ref(e)
+    evidence = []
+    for f in evidence_of(e) if run_dir is not None else []:
+        p = Path(f) if Path(f).is_absolute() else run_dir / f
+        href = os.path.relpath(p, run_dir)
+        evidence.append({"href": href, "label": Path(f).name, "exists": p.exists()})
+    rng = ""
+    if isinstance(e.get("min"), int | float) and isinstance(e.get("max"), int | float):
+        rng = f"min {fmt(e['min'])}, max {fmt(e['max'])}"
+    return {
+        "e": e,
+        "test_id": tid,
+        "longname": longname or e.get("name"),
+        "evidence": evidence,
+        "range": rng,
+        "where": " · ".join(str(e[k]) for k in ("table", "row", "metric") if e.get(k)),
+    }
+
+
+def _suite_views(entries: list[dict], run_dir: Path | None, charts: bool) -> list[dict]:
+    if charts:
+        from perfgate.report.charts import suite_chart  # matplotlib only when a chart is drawn
+    views = []
+    for chapter, suites in group(entries):
+        for suite, items in suites:
+            c = counts(items)
+            views.append({
+                "chapter": chapter,
+                "suite": suite,
+                "anchor": f"suite-{suite}",
+                "counts": c,
+                "verdict": gate_verdict(items),
+                "rows": [_row(e, run_dir) for e in items],
+                "chart": Markup(suite_chart(items, f"{chapter} / {suite}")) if charts else "",
+            })  # fmt: skip
+    return views
+
+
+def suite_table_html(entries: list[dict]) -> str:
+    """The HTML table of one suite's criteria for Robot's log (`logger.info(html, html=True)`): inline styles,
+    test names linking to the tests in the same log."""
+    return _env.get_template("suite_table.html.j2").render(
+        rows=[_row(e, None) for e in entries], counts=counts(entries), verdicts=VERDICTS
+    )
+
+
+def _duration(meta: dict) -> str:
+    try:
+        s = datetime.fromisoformat(str(meta["started"]))
+        f = datetime.fromisoformat(str(meta["finished"]))
+    except (KeyError, TypeError, ValueError):
+        return ""
+    secs = int((f - s).total_seconds())
+    return f"{secs // 3600}:{secs // 60 % 60:02d}:{secs % 60:02d}"
+
+
+def render(run: rundir.Run, charts: bool = True) -> str:
+    entries = run.entries
+    return _env.get_template("comparison.html.j2").render(
+        run=run,
+        meta=run.meta,
+        virtual=run.virtual,
+        banner=VIRTUAL_BANNER,
+        complete=bool(run.meta.get("finished")),
+        duration=_duration(run.meta),
+        counts=counts(entries),
+        verdict=gate_verdict(entries) if entries else "fail",
+        verdicts=VERDICTS,
+        suites=_suite_views(entries, run.path, charts),
+        has_log=(run.path / "log.html").exists() or any(test_ref(e)[0] for e in entries),
+    )
+
+
+def build(run_dir: Path, charts: bool = True) -> Path:
+    """(Re)build <run_dir>/comparison.html from run.json and metrics.json; returns its path."""
+    run = rundir.load(Path(run_dir))
+    out = run.path / COMPARISON_HTML
+    atomic.write_text(out, render(run, charts))
+    return out

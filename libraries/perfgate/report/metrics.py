@@ -1,0 +1,167 @@
+"""The run's evidence as it is judged: run.json at once, then metrics.json and summary.csv after every criterion.
+
+Every write goes to a temporary file that replaces the old one (atomic.write_text), so a run killed at any
+moment leaves valid files holding everything judged so far. `finish()` completes run.json, builds
+comparison.html and appends the run to the board's history.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from perfgate.errors import DataError
+from perfgate.report import atomic
+
+FIELDS: list[str] = [
+    "id", "name", "board", "suite", "chapter", "table", "row", "metric", "unit", "measured", "published",
+    "min", "max", "direction", "tolerance", "delta_pct", "verdict", "message", "tool", "evidence", "test",
+]  # fmt: skip
+VERDICTS: list[str] = ["fail", "not-measured", "warn", "pass", "skip"]  # worst first
+FAILING = frozenset({"fail", "not-measured"})
+SUMMARY_FIELDS: list[str] = [
+    "chapter", "suite", "id", "name", "measured", "published", "min", "max", "unit", "direction",
+    "tolerance", "delta_pct", "verdict", "message", "tool", "test",
+]  # fmt: skip
+METRICS_JSON = "metrics.json"
+SUMMARY_CSV = "summary.csv"
+RUN_JSON = "run.json"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def normalise(entry: dict) -> dict:
+    """An entry with every field of FIELDS (missing ones None), in FIELDS order, numbers JSON-safe."""
+    if not entry.get("id"):
+        raise DataError(f"a metrics entry needs an id: {entry!r}")
+    verdict = entry.get("verdict")
+    if verdict not in VERDICTS:
+        raise DataError(f"{entry['id']}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
+    out = {f: entry.get(f) for f in FIELDS}
+    for k, v in entry.items():  # keep extra keys the gate adds, after the contract's fields
+        out.setdefault(k, v)
+    for f in ("measured", "published", "min", "max", "tolerance", "delta_pct"):
+        v = out[f]
+        if isinstance(v, float) and not math.isfinite(v):
+            out[f] = None  # JSON has no NaN/inf; a non-finite measurement is no measurement
+    return out
+
+
+def counts(entries: Iterable[dict]) -> dict[str, int]:
+    c = Counter(e.get("verdict") for e in entries)
+    return {v: c.get(v, 0) for v in VERDICTS}
+
+
+def gate_verdict(entries: Iterable[dict]) -> str:
+    """`fail` when any criterion failed or was not measured, else `pass` (warnings pass)."""
+    return "fail" if any(e.get("verdict") in FAILING for e in entries) else "pass"
+
+
+def test_ref(entry: dict) -> tuple[str | None, str | None]:
+    """(Robot test id `s1-s2-t3`, long name) of an entry: `test` holds the id (or a dict {id, longname}),
+    `test_name` the long name."""
+    t = entry.get("test")
+    name = entry.get("test_name")
+    if isinstance(t, dict):
+        return t.get("id"), t.get("longname") or t.get("name") or name
+    if isinstance(t, str) and t:
+        head, _, rest = t.partition(" ")
+        if head.startswith("s") and "-t" in head:
+            return head, rest or name
+        return None, name or t
+    return None, name
+
+
+def evidence_of(entry: dict) -> list[str]:
+    """The entry's evidence files (a list, or one path), relative to the run directory when they are inside it."""
+    ev = entry.get("evidence")
+    if not ev:
+        return []
+    return [str(x) for x in ev if x] if isinstance(ev, list | tuple) else [str(ev)]
+
+
+def summary_csv(entries: Iterable[dict]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(SUMMARY_FIELDS)
+    for e in entries:
+        row = []
+        for f in SUMMARY_FIELDS:
+            v = e.get(f)
+            if f == "test":
+                tid, name = test_ref(e)
+                v = name or tid
+            elif isinstance(v, list | dict):
+                v = json.dumps(v)
+            row.append("" if v is None else v)
+        w.writerow(row)
+    return out.getvalue()
+
+
+class RunRecorder:
+    """Records one run in `run_dir` (results/<board>/<run>/).
+
+    `meta` is run.json's content: board, lab, virtual, guide, release, command (started is set if absent).
+    """
+
+    def __init__(self, run_dir: Path, meta: dict) -> None:
+        self.run_dir = Path(run_dir)
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.meta = dict(meta)
+        self.meta.setdefault("run", self.run_dir.name)
+        self.meta.setdefault("started", now())
+        self.meta.setdefault("finished", None)
+        if not self.meta.get("command"):
+            self.meta["command"] = " ".join(sys.argv)
+        self._entries: dict[str, dict] = {}
+        self._json: dict[str, str] = {}  # id -> the entry serialised once, so a record costs one join and write
+        self._csv: dict[str, str] = {}
+        self._write_meta()
+
+    @property
+    def entries(self) -> list[dict]:
+        return list(self._entries.values())
+
+    def record(self, entry: dict) -> dict:
+        """Add (or replace, by id) one judged criterion and rewrite metrics.json and summary.csv."""
+        e = normalise(entry)
+        e.setdefault("judged", now())
+        self._entries[e["id"]] = e
+        self._json[e["id"]] = json.dumps(e, default=str)
+        self._csv[e["id"]] = summary_csv([e]).split("\n", 1)[1]
+        self._write_metrics()
+        return e
+
+    def finish(self, meta_updates: dict | None = None) -> Path:
+        """Complete run.json (finished, counts, verdict), build comparison.html, append to the board's history.
+        Returns the path of comparison.html."""
+        from perfgate.report import history, html  # matplotlib is imported only when the run ends
+
+        self.meta.update(meta_updates or {})
+        if not self.meta.get("finished"):
+            self.meta["finished"] = now()
+        entries = self.entries
+        self.meta["counts"] = counts(entries)
+        self.meta["verdict"] = gate_verdict(entries)
+        self._write_meta()
+        self._write_metrics()
+        page = html.build(self.run_dir)
+        history.append(self.run_dir)
+        return page
+
+    def _write_meta(self) -> None:
+        atomic.write_text(self.run_dir / RUN_JSON, json.dumps(self.meta, indent=2, default=str) + "\n")
+
+    def _write_metrics(self) -> None:
+        body = ",\n".join(self._json.values())
+        atomic.write_text(self.run_dir / METRICS_JSON, f"[\n{body}\n]\n" if body else "[]\n")
+        atomic.write_text(self.run_dir / SUMMARY_CSV, summary_csv([]) + "".join(self._csv.values()))

@@ -1,0 +1,173 @@
+"""A metric, or a suite's ratio, across a board's runs (from results/<board>/history.jsonl).
+
+- metric: the measured value per run, with the published value and its tolerance band.
+- suite: per run, the geometric mean over the suite's measured criteria of the *goodness* ratio
+  (measured/published where higher is better, published/measured where lower is better): 1.0 = as published.
+- neither: the goodness of every suite, one line each.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfgate.errors import PerfgateError
+
+
+@dataclass
+class Point:
+    run: str
+    started: str
+    value: float | None
+    published: float | None = None
+    tolerance: float | None = None
+    verdict: str | None = None
+    virtual: bool = False
+
+
+@dataclass
+class Series:
+    label: str  # a criterion id or a suite name
+    name: str
+    unit: str
+    kind: str  # metric | suite
+    points: list[Point] = field(default_factory=list)
+
+
+def goodness(m: dict) -> float | None:
+    meas, pub = m.get("measured"), m.get("published")
+    if not isinstance(meas, int | float) or not isinstance(pub, int | float) or meas <= 0 or pub <= 0:
+        return None
+    return pub / meas if m.get("direction") == "lower" else meas / pub
+
+
+def find_metrics(runs: list[dict], pattern: str) -> list[tuple[str, dict]]:
+    """(id, latest entry) of the criteria matching: an exact id or name, else a glob, else a substring
+    (case-insensitive, on id and name)."""
+    latest: dict[str, dict] = {}
+    for r in runs:
+        latest.update(r["metrics"])
+    p = pattern.lower()
+    tests = [
+        lambda i, m: i.lower() == p or str(m.get("name", "")).lower() == p,
+        lambda i, m: fnmatch.fnmatchcase(i.lower(), p) or fnmatch.fnmatchcase(str(m.get("name", "")).lower(), p),
+        lambda i, m: p in i.lower() or p in str(m.get("name", "")).lower(),
+    ]
+    for test in tests:
+        found = [(i, m) for i, m in latest.items() if test(i, m)]
+        if found:
+            return found
+    return []
+
+
+def metric_series(runs: list[dict], criterion_id: str) -> Series:
+    last = next(r["metrics"][criterion_id] for r in reversed(runs) if criterion_id in r["metrics"])
+    s = Series(criterion_id, str(last.get("name") or criterion_id), str(last.get("unit") or ""), "metric")
+    for r in runs:
+        m = r["metrics"].get(criterion_id)
+        if m is None:
+            continue
+        v = m.get("measured")
+        s.points.append(
+            Point(
+                r["run"],
+                str(r.get("started") or ""),
+                v if isinstance(v, int | float) else None,
+                m.get("published"),
+                m.get("tolerance"),
+                m.get("verdict"),
+                bool(r.get("virtual")),
+            )
+        )
+    return s
+
+
+def suite_series(runs: list[dict], suite: str) -> Series:
+    s = Series(suite, f"{suite}: geometric mean of measured vs published", "ratio", "suite")
+    for r in runs:
+        ms = [m for m in r["metrics"].values() if m.get("suite") == suite]
+        if not ms:
+            continue
+        ratios = [g for g in (goodness(m) for m in ms) if g is not None]
+        value = math.exp(sum(math.log(g) for g in ratios) / len(ratios)) if ratios else None
+        failing = sum(1 for m in ms if m.get("verdict") in ("fail", "not-measured"))
+        s.points.append(
+            Point(
+                r["run"],
+                str(r.get("started") or ""),
+                value,
+                1.0,
+                None,
+                "fail" if failing else "pass",
+                bool(r.get("virtual")),
+            )
+        )
+    return s
+
+
+def suites_in(runs: list[dict]) -> list[str]:
+    seen: dict[str, None] = {}
+    for r in runs:
+        for m in r["metrics"].values():
+            if m.get("suite"):
+                seen.setdefault(m["suite"], None)
+    return list(seen)
+
+
+def plot(series: list[Series], out: Path, title: str) -> Path:
+    """A PNG (or SVG, by the file's suffix) of the series, one x position per run."""
+    from matplotlib.figure import Figure
+
+    from perfgate.report.charts import COLOURS
+
+    if not series or not any(s.points for s in series):
+        raise PerfgateError("nothing to plot: no run has a value for this selection")
+    runs = sorted({(p.started, p.run) for s in series for p in s.points})
+    x_of = {run: i for i, (_, run) in enumerate(runs)}
+    fig = Figure(figsize=(max(6.0, 0.5 * len(runs) + 3), 4.2))
+    ax = fig.add_subplot()
+    single = len(series) == 1 and series[0].kind == "metric"
+    for s in series:
+        xs = [x_of[p.run] for p in s.points if p.value is not None]
+        ys = [p.value for p in s.points if p.value is not None]
+        ax.plot(xs, ys, marker="o" if not single else None, linewidth=1.2, label=s.label if not single else s.name)
+        if single:
+            pub = [(x_of[p.run], p.published, p.tolerance or 0.0) for p in s.points if p.published is not None]
+            if pub:
+                px, py, pt = zip(*pub, strict=True)
+                ax.step(px, py, where="mid", color="#455a64", linestyle="--", linewidth=1, label="published")
+                ax.fill_between(
+                    px,
+                    [v * (1 - t) for v, t in zip(py, pt, strict=True)],
+                    [v * (1 + t) for v, t in zip(py, pt, strict=True)],
+                    step="mid",
+                    color="#dfe9f5",
+                    label="tolerance",
+                )
+            pts = [p for p in s.points if p.value is not None]
+            ax.scatter(
+                [x_of[p.run] for p in pts],
+                [p.value for p in pts],
+                c=[COLOURS.get(str(p.verdict), "#000") for p in pts],
+                zorder=3,
+                s=28,
+            )
+    if not single:
+        ax.axhline(1.0, color="#455a64", linestyle="--", linewidth=1)
+        ax.set_ylabel("measured vs published (1.0 = as published, higher is better)")
+    else:
+        ax.set_ylabel(series[0].unit)
+    labels = [
+        run + (" (virtual)" if any(p.virtual for s in series for p in s.points if p.run == run) else "")
+        for _, run in runs
+    ]
+    ax.set_xticks(range(len(runs)), labels, rotation=30, ha="right", fontsize=7)
+    ax.set_title(title, fontsize=9, loc="left")
+    ax.legend(fontsize=7, loc="best")
+    ax.grid(color="#eeeeee")
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+    return out
