@@ -58,8 +58,8 @@ def suite_chart(entries: list[dict], title: str = "") -> str:
     fig = Figure(figsize=(8.0, height))
     # fixed margins instead of tight_layout(), which draws the figure twice: labels get 3.1 in on the left
     ax = fig.add_axes((3.1 / 8.0, 0.45 / height, 1 - 3.3 / 8.0, 1 - 0.75 / height))
-    band = [[(1 - t, i - 0.45), (1 + t, i - 0.45), (1 + t, i + 0.45), (1 - t, i + 0.45)] for i, t in enumerate(tols)]
-    ax.add_collection(PolyCollection(band, facecolors="#dfe9f5", edgecolors="none", zorder=1))
+    rects = [[(1 - t, i - 0.45), (1 + t, i - 0.45), (1 + t, i + 0.45), (1 - t, i + 0.45)] for i, t in enumerate(tols)]
+    ax.add_collection(PolyCollection(rects, facecolors="#dfe9f5", edgecolors="none", zorder=1))
     ax.axvline(1.0, color="#455a64", linewidth=0.8, zorder=2)
     xs, cs, ys = [], [], []
     for i, (e, r) in enumerate(zip(entries, ratios, strict=True)):

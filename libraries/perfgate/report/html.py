@@ -11,7 +11,7 @@ import jinja2
 from markupsafe import Markup
 
 from perfgate.report import atomic, rundir
-from perfgate.report.metrics import VERDICTS, counts, evidence_of, gate_verdict, test_ref
+from perfgate.report.metrics import VERDICTS, counts, evidence_of, gate_verdict, robot_test
 
 COMPARISON_HTML = "comparison.html"
 CHAPTERS = ["system", "boot", "uboot", "network", "storage", "crypto", "rt", "audio", "graphics", "multimedia",
@@ -64,7 +64,7 @@ def group(entries: list[dict]) -> list[tuple[str, list[tuple[str, list[dict]]]]]
 
 
 def _row(e: dict, run_dir: Path | None) -> dict:
-    tid, longname = test_ref(e)
+    tid, longname = robot_test(e)
     evidence = []
     for f in evidence_of(e) if run_dir is not None else []:
         p = Path(f) if Path(f).is_absolute() else run_dir / f
@@ -114,9 +114,9 @@ def _duration(meta: dict) -> str:
     try:
         s = datetime.fromisoformat(str(meta["started"]))
         f = datetime.fromisoformat(str(meta["finished"]))
-    except (KeyError, TypeError, ValueError):
+        secs = int((f - s).total_seconds())
+    except (KeyError, TypeError, ValueError):  # absent, or one naive and one aware timestamp
         return ""
-    secs = int((f - s).total_seconds())
     return f"{secs // 3600}:{secs // 60 % 60:02d}:{secs % 60:02d}"
 
 
@@ -133,7 +133,7 @@ def render(run: rundir.Run, charts: bool = True) -> str:
         verdict=gate_verdict(entries) if entries else "fail",
         verdicts=VERDICTS,
         suites=_suite_views(entries, run.path, charts),
-        has_log=(run.path / "log.html").exists() or any(test_ref(e)[0] for e in entries),
+        has_log=(run.path / "log.html").exists() or any(robot_test(e)[0] for e in entries),
     )
 
 

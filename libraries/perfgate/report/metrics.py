@@ -66,7 +66,7 @@ def gate_verdict(entries: Iterable[dict]) -> str:
     return "fail" if any(e.get("verdict") in FAILING for e in entries) else "pass"
 
 
-def test_ref(entry: dict) -> tuple[str | None, str | None]:
+def robot_test(entry: dict) -> tuple[str | None, str | None]:
     """(Robot test id `s1-s2-t3`, long name) of an entry: `test` holds the id (or a dict {id, longname}),
     `test_name` the long name."""
     t = entry.get("test")
@@ -98,7 +98,7 @@ def summary_csv(entries: Iterable[dict]) -> str:
         for f in SUMMARY_FIELDS:
             v = e.get(f)
             if f == "test":
-                tid, name = test_ref(e)
+                tid, name = robot_test(e)
                 v = name or tid
             elif isinstance(v, list | dict):
                 v = json.dumps(v)

@@ -1,0 +1,87 @@
+"""The board history and `perfgate trend`: a metric or a suite across runs."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from perfgate import cli
+from perfgate.report import history, trend
+from perfgate.report.metrics import RunRecorder
+
+
+def _finished_run(root: Path, name: str, copy: float, lat: float, virtual: bool = True) -> Path:
+    d = root / "am62xx_sk" / name
+    rec = RunRecorder(d, {"board": "am62xx_sk", "lab": "sim", "virtual": virtual, "started": name})
+    for metric, v, direction in (("copy (MB/s)", copy, "higher"), ("lat_tcp (us)", lat, "lower")):
+        suite = "stream" if metric.startswith("copy") else "lmbench"
+        rec.record({"id": f"am62xx_sk.{suite}.t.{metric[:4]}.m", "name": metric, "suite": suite, "chapter": "system",
+                    "measured": v, "published": 100.0, "direction": direction, "tolerance": 0.1,
+                    "verdict": "pass" if abs(v - 100) <= 10 else "fail", "unit": "MB/s"})  # fmt: skip
+    rec.finish({})
+    return d
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
+    _finished_run(tmp_path, "20260101-000000", 100, 100)
+    _finished_run(tmp_path, "20260102-000000", 80, 125)
+    _finished_run(tmp_path, "20260103-000000", 104, 100, virtual=False)
+    return tmp_path
+
+
+def test_history_has_one_line_per_run_and_the_last_wins(results: Path) -> None:
+    path = results / "am62xx_sk" / "history.jsonl"
+    assert len(path.read_text().splitlines()) == 3
+    history.append(results / "am62xx_sk" / "20260101-000000")  # re-appended (perfgate report --history)
+    with path.open("a") as f:
+        f.write('{"run": "broken"\n')  # a run killed in the middle of its append
+    h = history.read(path)
+    assert [r["run"] for r in h.runs] == ["20260101-000000", "20260102-000000", "20260103-000000"]
+    assert h.problems == [f"{path}:5: skipped, not valid JSON (Expecting ',' delimiter)"]
+    assert h.runs[1]["metrics"]["am62xx_sk.stream.t.copy.m"]["measured"] == 80
+
+
+def test_metric_and_suite_series(results: Path) -> None:
+    runs = history.read(results / "am62xx_sk" / "history.jsonl").runs
+    assert [i for i, _ in trend.find_metrics(runs, "copy (MB/s)")] == ["am62xx_sk.stream.t.copy.m"]
+    assert [i for i, _ in trend.find_metrics(runs, "*.t.*")] == [
+        "am62xx_sk.stream.t.copy.m",
+        "am62xx_sk.lmbench.t.lat_.m",
+    ]
+    assert [i for i, _ in trend.find_metrics(runs, "LAT_TCP")] == ["am62xx_sk.lmbench.t.lat_.m"]
+    assert trend.find_metrics(runs, "nothing") == []
+    s = trend.metric_series(runs, "am62xx_sk.stream.t.copy.m")
+    assert [p.value for p in s.points] == [100, 80, 104]
+    assert [p.verdict for p in s.points] == ["pass", "fail", "pass"]
+    lm = trend.suite_series(runs, "lmbench")  # lower is better: goodness = published / measured
+    assert [p.value for p in lm.points] == pytest.approx([1.0, 0.8, 1.0])
+    assert trend.goodness({"measured": 50, "published": 100, "direction": "higher"}) == 0.5
+    both = [m for m in runs[1]["metrics"].values()]
+    geo = math.exp(sum(math.log(trend.goodness(m)) for m in both) / 2)
+    assert geo == pytest.approx(0.8)
+
+
+def test_trend_command_prints_and_plots(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_png = results / "copy.png"
+    assert cli.main(["trend", "am62xx-sk", "--metric", "copy", "--out", str(out_png)]) == 0
+    out = capsys.readouterr().out
+    assert "20260102-000000" in out and "published 100" in out and "fail  (virtual)" in out
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out_png.stat().st_size > 5000
+    assert cli.main(["trend", "am62xx_sk", "--suite", "lmbench", "--last", "2", "--json", "--no-plot"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [p["run"] for p in data[0]["points"]] == ["20260102-000000", "20260103-000000"]
+    assert cli.main(["trend", "am62xx_sk"]) == 0
+    assert (results / "am62xx_sk" / "trend-suites.png").exists()
+
+
+def test_trend_command_errors(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["trend", "am62xx_sk", "--suite", "nope", "--no-plot"]) == 2
+    assert "no suite 'nope'" in capsys.readouterr().err and True
+    assert cli.main(["trend", "am62xx_sk", "--metric", "nothing", "--no-plot"]) == 2
+    assert cli.main(["trend", "no_such_board"]) == 2
+    assert "unknown board" in capsys.readouterr().err
