@@ -70,7 +70,7 @@ class _Context:
             if where == "uboot":
                 text = board.uboot_command(command, timeout=timeout)
             else:
-                text = board.run_on_board(command, timeout=timeout)
+                text = board.run_on_board(command, timeout=timeout, where=where)
         elapsed = time.monotonic() - started
         path = self._gate.keep_evidence(self.suite, label or "output", command, text, elapsed, where)
         self.files.append(path)

@@ -1,0 +1,245 @@
+"""The serial console: pyserial's serial_for_url (a device path, socket://, rfc2217://), read by a thread that
+timestamps every chunk on the host side, strips terminal escape sequences, and writes the whole transcript to a file.
+
+Everything waits with `expect()`: a regular expression, a timeout, and patterns that fail at once (a kernel panic).
+A timeout raises ConsoleTimeout (an AssertionError) whose message says what was awaited and what came last.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import serial
+
+from perfgate.board.text import split_partial, strip_escapes
+from perfgate.errors import BoardLost
+
+Pattern = str | re.Pattern[str]
+
+
+class ConsoleTimeout(AssertionError):
+    """Nothing matching came on the console in time."""
+
+
+class ConsoleFailure(AssertionError):
+    """The console showed a failure pattern (kernel panic...)."""
+
+
+class ConsoleLost(BoardLost, AssertionError):
+    """The console connection closed (the board process died, ser2net dropped)."""
+
+
+@dataclass
+class Match:
+    index: int  # which pattern matched
+    start: int  # offsets in the console buffer
+    end: int
+    text: str  # the matched text
+    groups: tuple
+
+    def group(self, n: int = 0) -> str:
+        return self.text if n == 0 else self.groups[n - 1]
+
+
+def compile_(p: Pattern) -> re.Pattern[str]:
+    return p if isinstance(p, re.Pattern) else re.compile(re.escape(p))
+
+
+def tail(text: str, n: int = 300) -> str:
+    t = text[-n:].replace("\n", "⏎")
+    return repr(t) if t.strip() else "(nothing)"
+
+
+class Console:
+    def __init__(self, port: str, baud: int = 115200, transcript: Path | None = None,
+                 echo: Callable[[str], None] | None = None) -> None:  # fmt: skip
+        self.port = port
+        self.baud = baud
+        self.transcript_path = transcript
+        self._transcript = None
+        self._serial: serial.SerialBase | None = None
+        self._buf: list[str] = []  # clean text chunks
+        self._text = ""  # joined lazily
+        self._len = 0
+        self._times: list[tuple[int, float]] = []  # (offset of chunk start, host monotonic time)
+        self._pos = 0  # what expect() has consumed
+        self._pending = ""
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.error: str | None = None
+        self.echo = echo
+        self.t0 = time.monotonic()
+        self.wall0 = time.time()
+
+    # -- connection -------------------------------------------------------------------------------
+    def open(self) -> None:
+        try:
+            self._serial = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0.05)
+        except (serial.SerialException, OSError, ValueError) as e:
+            raise ConsoleLost(f"cannot open the serial console {self.port}: {e}") from None
+        if self.transcript_path:
+            self.transcript_path.parent.mkdir(parents=True, exist_ok=True)
+            self._transcript = self.transcript_path.open("a", encoding="utf-8", errors="replace")
+        self._stop.clear()
+        self.error = None
+        self._thread = threading.Thread(target=self._reader, name=f"console {self.port}", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(2)
+        if self._serial:
+            with contextlib.suppress(Exception):
+                self._serial.close()
+        if self._transcript:
+            self._transcript.close()
+            self._transcript = None
+
+    @property
+    def is_open(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _reader(self) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        assert self._serial is not None
+        while not self._stop.is_set():
+            try:
+                data = self._serial.read(4096)
+            except (serial.SerialException, OSError) as e:
+                with self._cond:
+                    self.error = f"the serial console {self.port} closed: {e}"
+                    self._cond.notify_all()
+                return
+            if not data:
+                continue
+            now = time.monotonic()
+            text = decoder.decode(data)
+            if self._transcript:
+                self._transcript.write(text.replace("\r\n", "\n"))
+                self._transcript.flush()
+            clean, self._pending = split_partial(self._pending + text)
+            clean = strip_escapes(clean)
+            if not clean:
+                continue
+            with self._cond:
+                self._times.append((self._len, now))
+                self._buf.append(clean)
+                self._len += len(clean)
+                self._cond.notify_all()
+            if self.echo:
+                self.echo(clean)
+
+    # -- text -------------------------------------------------------------------------------------
+    def text(self, start: int = 0, end: int | None = None) -> str:
+        with self._cond:
+            if len(self._buf) > 1:
+                self._buf = ["".join(self._buf)]
+            whole = self._buf[0] if self._buf else ""
+        return whole[start:end]
+
+    def mark(self) -> int:
+        """The current end of the console text; pass it as `since` to look only at what comes after."""
+        with self._cond:
+            return self._len
+
+    def consume(self) -> int:
+        """Forget everything received so far (expect() starts after it)."""
+        self._pos = self.mark()
+        return self._pos
+
+    def time_at(self, offset: int) -> float:
+        """Host time (monotonic) at which the character at `offset` arrived."""
+        with self._cond:
+            times = list(self._times)
+        t = times[0][1] if times else self.t0
+        for start, when in times:
+            if start > offset:
+                break
+            t = when
+        return t
+
+    # -- I/O --------------------------------------------------------------------------------------
+    def write(self, text: str) -> None:
+        if self._serial is None:
+            raise ConsoleLost(f"the serial console {self.port} is not open")
+        try:
+            self._serial.write(text.encode("utf-8"))
+            self._serial.flush()
+        except (serial.SerialException, OSError) as e:
+            raise ConsoleLost(f"cannot write to the serial console {self.port}: {e}") from None
+
+    def sendline(self, line: str) -> int:
+        """Type a line; returns the console offset before it (for expect(since=...))."""
+        mark = self.mark()
+        self.write(line + "\r")
+        return mark
+
+    def expect(self, patterns: Pattern | list[Pattern], timeout: float, what: str = "",
+               since: int | None = None, fail: dict[str, Pattern] | None = None) -> Match:  # fmt: skip
+        """Wait for the first of `patterns` after `since` (default: what expect() consumed last).
+        `fail` maps a message to a pattern that ends the wait at once (ConsoleFailure)."""
+        plist = [compile_(p) for p in (patterns if isinstance(patterns, list) else [patterns])]
+        flist = [(msg, compile_(p)) for msg, p in (fail or {}).items()]
+        start = self._pos if since is None else since
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.text()
+            for msg, fp in flist:
+                fm = fp.search(text, start)
+                if fm:
+                    eol = text.find("\n", fm.end())
+                    line = text[text.rfind("\n", 0, fm.start()) + 1 : eol if eol >= 0 else len(text)]
+                    self._pos = fm.end()
+                    raise ConsoleFailure(f"{msg}: {line.strip()!r} on the console {self.port}")
+            best = None
+            for i, p in enumerate(plist):
+                m = p.search(text, start)
+                if m and (best is None or m.start() < best[1].start()):
+                    best = (i, m)
+            if best:
+                i, m = best
+                self._pos = m.end()
+                return Match(i, m.start(), m.end(), m.group(0), m.groups())
+            with self._cond:
+                if self._len == len(text):
+                    if self.error:
+                        raise ConsoleLost(f"{self.error} while waiting for {what or plist[0].pattern!r}")
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        raise ConsoleTimeout(
+                            f"no {what or plist[0].pattern!r} on the console {self.port} within {timeout:g} s; "
+                            f"last output: {tail(text[start:])}"
+                        )
+                    self._cond.wait(min(remaining, 0.5))
+
+    def quiet(self, seconds: float, limit: float) -> None:
+        """Wait until the console has been silent for `seconds` (at most `limit` seconds)."""
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            n = self.mark()
+            time.sleep(seconds)
+            if self.mark() == n:
+                return
+
+    def timestamped(self, start: int, end: int, t0: float) -> str:
+        """Lines between two offsets prefixed like grabserial -t -d: `[h:mm:ss.ffffff delta] text`."""
+        from perfgate.tools.boot import stamp
+
+        text = self.text(start, end)
+        out, offset, last = [], start, 0.0
+        for line in text.split("\n"):
+            t = self.time_at(offset) - t0
+            if line:
+                out.append(f"{stamp(t, max(0.0, t - last))} {line}")
+                last = t
+            offset += len(line) + 1
+        return "\n".join(out)

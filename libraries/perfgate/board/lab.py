@@ -1,0 +1,269 @@
+"""Labs: variables/labs/<name>.yaml says where a board is and how to reach it (format: docs/architecture.md).
+
+`load(name, board)` validates the file (every error names the file, the key and its line), applies the lab's
+per-board overrides (`boards.<board>`: lab keys override the lab, other keys override the board profile) and
+returns a `Lab`. No name means the built-in `sim` lab.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from perfgate import paths
+from perfgate.errors import DataError
+
+DEFAULT_LAB = "sim"
+KINDS = ("sim", "qemu", "hardware")
+LAB_KEYS = {
+    "name", "kind", "virtual", "description", "serial", "power", "login", "ssh", "tester", "has", "storage",
+    "power_meter", "boards", "start", "start_options", "ready_timeout", "stop", "min_timeout", "timeouts",
+    "manual_timeout", "qemu", "image",
+}  # fmt: skip
+POWER_WORDS = ("none", "manual")
+TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|lab)(?:\.(\w+))?\}")
+
+
+@dataclass
+class Lab:
+    name: str
+    path: Path
+    data: dict[str, Any]  # the validated lab, per-board overrides applied
+    profile_overrides: dict[str, Any] = field(default_factory=dict)
+    lines: dict[tuple, int] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.data["kind"]
+
+    @property
+    def virtual(self) -> bool:
+        return bool(self.data.get("virtual"))
+
+    @property
+    def launched(self) -> bool:
+        """The gate starts the board itself (sim, qemu): the lab has a `start` command."""
+        return bool(self.data.get("start"))
+
+    @property
+    def power_mode(self) -> str:
+        p = self.data.get("power")
+        return p if isinstance(p, str) else "command"
+
+    def banner(self) -> str:
+        if self.kind == "sim":
+            return f"LAB={self.name}: simulated board, not hardware"
+        if self.virtual:
+            return f"LAB={self.name}: {self.kind} virtual board, not hardware"
+        return f"LAB={self.name}: hardware lab ({self.data.get('description') or self.path.name})"
+
+    def error(self, message: str, *key: str | int) -> DataError:
+        return DataError(f"{'.'.join(map(str, key))}: {message}" if key else message, self.path, _line(self.lines, key))
+
+
+def known() -> list[str]:
+    d = paths.labs()
+    return sorted(p.stem for p in d.glob("*.yaml")) if d.is_dir() else []
+
+
+def lab_path(name: str) -> Path:
+    if name.endswith((".yaml", ".yml")) or "/" in name:
+        p = Path(name)
+        if not p.exists():
+            raise DataError(f"lab file {name} does not exist")
+        return p
+    p = paths.labs() / f"{name}.yaml"
+    if not p.exists():
+        raise DataError(f"unknown lab {name!r}; known labs: {', '.join(known())} (files in {paths.labs()})")
+    return p
+
+
+def load(name: str | None, board: str) -> Lab:
+    name = (name or "").strip() or DEFAULT_LAB
+    path = lab_path(name)
+    text = path.read_text(encoding="utf-8")
+    try:
+        node = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None
+    lines: dict[tuple, int] = {}
+    if node is not None:
+        _collect_lines(node, (), lines)
+    if not isinstance(data, dict):
+        raise DataError("a lab file must be a mapping of keys (name, kind, serial, power, ...)", path, 1)
+    lab = Lab(name=str(data.get("name") or path.stem), path=path, data=_normalise(data), lines=lines)
+    validate(lab)
+    overrides = (lab.data.get("boards") or {}).get(board) or {}
+    for key, value in overrides.items():
+        if key in LAB_KEYS:
+            lab.data[key] = _merge(lab.data.get(key), value)
+        else:
+            lab.profile_overrides[key] = value
+    if overrides:
+        validate(lab)
+    return lab
+
+
+def _normalise(data: dict) -> dict:
+    """YAML 1.1 reads unquoted `on:`/`off:` as booleans: give the power keys their names back."""
+    power = data.get("power")
+    if isinstance(power, dict):
+        data["power"] = {
+            ({True: "on", False: "off"}.get(k, k) if isinstance(k, bool) else k): v for k, v in power.items()
+        }
+    return data
+
+
+def _merge(base: Any, over: Any) -> Any:
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for k, v in over.items():
+            out[k] = _merge(base.get(k), v)
+        return out
+    return over
+
+
+def _collect_lines(node: yaml.Node, path: tuple, lines: dict[tuple, int]) -> None:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            key = k.value
+            lines[(*path, key)] = k.start_mark.line + 1
+            _collect_lines(v, (*path, key), lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            _collect_lines(v, (*path, i), lines)
+
+
+def _line(lines: dict[tuple, int], key: tuple) -> int | None:
+    key = tuple(str(k) for k in key)
+    while key:
+        if key in lines:
+            return lines[key]
+        key = key[:-1]
+    return lines.get(()) if lines else None
+
+
+def validate(lab: Lab) -> None:
+    d = lab.data
+    unknown = sorted(set(map(str, d)) - LAB_KEYS)
+    if unknown:
+        raise lab.error(f"unknown key (known keys: {', '.join(sorted(LAB_KEYS))})", unknown[0])
+    if d.get("kind") not in KINDS:
+        raise lab.error(f"must be one of {', '.join(KINDS)}, not {d.get('kind')!r}", "kind")
+    if "virtual" not in d:
+        d["virtual"] = d["kind"] != "hardware"
+    if not isinstance(d["virtual"], bool):
+        raise lab.error(f"must be true or false, not {d['virtual']!r}", "virtual")
+    if d["kind"] != "hardware" and not d["virtual"]:
+        raise lab.error(f"a {d['kind']} lab is virtual: it must never be reported as hardware", "virtual")
+    start = d.get("start")
+    if start is not None and not isinstance(start, (str, list)):
+        raise lab.error("must be a command line (string or list)", "start")
+    serial = d.get("serial")
+    if not isinstance(serial, dict):
+        raise lab.error("must be a mapping {port: <device path or pyserial URL>, baud: <rate>}", "serial")
+    port = serial.get("port")
+    if not isinstance(port, str) or not port.strip():
+        raise lab.error("a device path (/dev/ttyUSB0) or a pyserial URL (socket://host:port, rfc2217://...)",
+                        "serial", "port")  # fmt: skip
+    if not start and "{state" in port:
+        raise lab.error("takes a value from the state file, but the lab has no `start` command", "serial", "port")
+    if "://" in port and not re.match(r"^(socket|rfc2217|loop|spy|alt|hwgrep|cp2110)://", port):
+        raise lab.error(f"unsupported URL scheme in {port!r} (socket://, rfc2217:// or a device path)",
+                        "serial", "port")  # fmt: skip
+    baud = serial.get("baud", 115200)
+    if not isinstance(baud, int) or baud <= 0:
+        raise lab.error(f"must be a positive integer, not {baud!r}", "serial", "baud")
+    serial["baud"] = baud
+    power = d.get("power", "none")
+    if power is None:
+        power = "none"
+    if isinstance(power, str):
+        if power not in POWER_WORDS:
+            raise lab.error(f"must be none, manual or a mapping of on/off/cycle commands, not {power!r}", "power")
+    elif isinstance(power, dict):
+        bad = sorted(set(map(str, power)) - {"on", "off", "cycle", "timeout"})
+        if bad:
+            raise lab.error("unknown power command (on, off, cycle, timeout)", "power", bad[0])
+        if not (power.get("cycle") or (power.get("on") and power.get("off"))):
+            raise lab.error("needs a `cycle` command, or both `on` and `off`", "power")
+        for k in ("on", "off", "cycle"):
+            if k in power and not isinstance(power[k], str):
+                raise lab.error("must be a shell command (a string)", "power", k)
+    else:
+        raise lab.error("must be none, manual or a mapping of on/off/cycle commands", "power")
+    d["power"] = power
+    login = d.get("login") or {}
+    if not isinstance(login, dict) or not isinstance(login.get("user", "root"), str):
+        raise lab.error("must be a mapping {user: <name>, password_env: <environment variable>}", "login")
+    env = login.get("password_env")
+    if env is not None and not (isinstance(env, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", env)):
+        raise lab.error(f"must name an environment variable, not {env!r}", "login", "password_env")
+    d["login"] = login
+    ssh = d.get("ssh") or {}
+    if not isinstance(ssh, dict):
+        raise lab.error("must be a mapping {address: <address or discover>, port: <port>}", "ssh")
+    address = ssh.get("address", "discover")
+    if not isinstance(address, str) or not address.strip():
+        raise lab.error("must be an address or `discover` (read it from the board's console)", "ssh", "address")
+    port_ = ssh.get("port", 22)
+    if not (isinstance(port_, int) or (isinstance(port_, str) and (port_ == "discover" or "{state" in port_))):
+        raise lab.error(f"must be a port number (or discover / {{state.ssh_port}}), not {port_!r}", "ssh", "port")
+    ssh.setdefault("address", address)
+    ssh.setdefault("port", port_)
+    d["ssh"] = ssh
+    tester = d.get("tester") or {"address": "host"}
+    if not isinstance(tester, dict) or not isinstance(tester.get("address"), str):
+        raise lab.error("must be a mapping {address: <the gate host as the board sees it>}", "tester")
+    d["tester"] = tester
+    for key in ("has",):
+        if not isinstance(d.get(key, []), list):
+            raise lab.error("must be a list", key)
+    d.setdefault("has", [])
+    for key in ("storage", "boards", "timeouts"):
+        if not isinstance(d.get(key) or {}, dict):
+            raise lab.error("must be a mapping", key)
+        d[key] = d.get(key) or {}
+    for board, over in d["boards"].items():
+        if not isinstance(over, dict):
+            raise lab.error("per-board overrides must be a mapping", "boards", board)
+    meter = d.get("power_meter")
+    if meter is not None and not isinstance(meter, str):
+        raise lab.error("must be a command (string) or null", "power_meter")
+
+
+def expand(value: Any, context: dict[str, Any]) -> Any:
+    """Fill {python}, {board}, {state}, {state.<key>}, {sim_speed}, {faults}, {sim_seed} into strings.
+    A leading bare `python` in a command becomes this interpreter, so commands run in the gate's environment."""
+    if isinstance(value, dict):
+        return {k: expand(v, context) for k, v in value.items()}
+    if isinstance(value, list):
+        return [expand(v, context) for v in value]
+    if not isinstance(value, str):
+        return value
+
+    def one(m: re.Match) -> str:
+        name, sub = m.group(1), m.group(2)
+        if name == "python":
+            return sys.executable
+        if name == "state" and sub:
+            state = context.get("state_data") or {}
+            if sub not in state:
+                raise DataError(f"the board's state file has no {sub!r} (it has {', '.join(state) or 'nothing'})")
+            return str(state[sub])
+        v = context.get(name)
+        return "" if v is None else str(v)
+
+    out = TEMPLATE.sub(one, value)
+    if out.startswith("python ") or out.startswith("python3 "):
+        out = shlex.quote(sys.executable) + out[out.index(" ") :]
+    return out

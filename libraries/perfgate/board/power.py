@@ -1,0 +1,93 @@
+"""Power drivers, chosen by the lab's `power`: a mapping of shell commands (PDU, relay, labgrid-client, the simulated
+board's sim-power: all the same driver), `none` (a soft reset/reboot typed on the console), or `manual` (the operator
+is asked on the console and the gate waits for U-Boot)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+
+class PowerError(AssertionError):
+    """A power command failed."""
+
+
+class CommandPower:
+    """on/off/cycle shell commands; cycle = off, pause, on when the lab gives no `cycle`."""
+
+    can_cycle = True
+    name = "command"
+
+    def __init__(self, commands: dict[str, str], timeout: float = 30.0, off_time: float = 1.0) -> None:
+        self.commands = commands
+        self.timeout = float(commands.get("timeout") or timeout)
+        self.off_time = off_time
+
+    def _run(self, action: str) -> str:
+        command = self.commands[action]
+        try:
+            p = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            raise PowerError(f"power {action}: `{command}` did not finish within {self.timeout:g} s") from None
+        if p.returncode != 0:
+            raise PowerError(f"power {action}: `{command}` failed (exit {p.returncode}): "
+                             f"{(p.stderr or p.stdout).strip()[-400:]}")  # fmt: skip
+        return p.stdout
+
+    def on(self) -> str:
+        return self._run("on") if "on" in self.commands else self._run("cycle")
+
+    def off(self) -> str:
+        return self._run("off") if "off" in self.commands else ""
+
+    def cycle(self) -> str:
+        if "cycle" in self.commands:
+            return self._run("cycle")
+        out = self._run("off")
+        time.sleep(self.off_time)
+        return out + self._run("on")
+
+
+class SoftPower:
+    """No power switch: `reset` at the U-Boot prompt, `reboot` at a shell (the strategy types them)."""
+
+    can_cycle = False
+    name = "none"
+
+    def __init__(self, typist: Callable[[str], None]) -> None:
+        self.typist = typist
+
+    def on(self) -> str:
+        return ""
+
+    def off(self) -> str:
+        return ""
+
+    def cycle(self) -> str:
+        self.typist("reboot")
+        return ""
+
+
+class ManualPower:
+    """The operator power-cycles the board when asked; the gate then waits for U-Boot (manual_timeout)."""
+
+    can_cycle = False
+    name = "manual"
+
+    def __init__(self, lab: str, say: Callable[[str], None] | None = None) -> None:
+        self.lab = lab
+        self.say = say or (lambda m: print(m, file=sys.__stdout__, flush=True))
+
+    def on(self) -> str:
+        self.say(f"\n>>> LAB={self.lab}: please switch the board ON now (the gate waits for U-Boot) <<<")
+        return ""
+
+    def off(self) -> str:
+        self.say(f"\n>>> LAB={self.lab}: please switch the board OFF now <<<")
+        return ""
+
+    def cycle(self) -> str:
+        self.say(f"\n>>> LAB={self.lab}: please POWER-CYCLE the board now (the gate waits for U-Boot) <<<")
+        return ""

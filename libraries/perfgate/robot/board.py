@@ -1,0 +1,290 @@
+"""The board library for Robot Framework: lab, power, console, U-Boot, boot, login, SSH, commands.
+
+Keywords read like a lab engineer's steps (resources/board.resource strings them together); the work is done by
+perfgate.board. GLOBAL scope: one board for the whole run, whose state (off, uboot, shell) carries across suites.
+The gate library (perfgate.robot.gate) calls `run_on_board()` and `uboot_command()` from its workloads.
+
+Every keyword logs the console text it saw; the whole transcript is written to ${RUN_DIR}/serial.log (or the output
+directory) and linked from the log at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from robot.api import logger
+from robot.api.deco import keyword, library
+from robot.libraries.BuiltIn import BuiltIn
+
+from perfgate import boards
+from perfgate.board.console import Console
+from perfgate.board.lab import Lab, expand, load
+from perfgate.board.launcher import Launcher
+from perfgate.board.strategy import Board as Strategy
+from perfgate.errors import PerfgateError, ToolMissing
+
+LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
+
+
+def _var(name: str, default: object = None) -> object:
+    try:
+        return BuiltIn().get_variable_value("${" + name + "}", default)
+    except Exception:  # outside a Robot run (tests)
+        return default
+
+
+def _text(value: object) -> str:
+    return "" if value is None or str(value).upper() == "NONE" else str(value)
+
+
+@library(scope="GLOBAL", auto_keywords=False)
+class Board:
+    def __init__(self) -> None:
+        self.lab: Lab | None = None
+        self.board: Strategy | None = None
+        self.launcher: Launcher | None = None
+        self.console: Console | None = None
+        self.transcript: Path | None = None
+        self.bring_up_error: str = ""
+
+    # ------------------------------------------------------------------------------------------ lab
+    @keyword
+    def open_lab(self, board: str, lab: str = "") -> dict:
+        """Resolve BOARD and LAB, start the lab's board when the lab starts it (sim, qemu), open the console.
+
+        Returns the lab's data (for the gate). No LAB means the built-in `sim` lab: the console and the log say
+        `LAB=sim: simulated board, not hardware`, and `${VIRTUAL}` is set for the report."""
+        try:
+            name = boards.resolve(board)
+            self.lab = load(_text(lab), name)
+            profile = boards.profile(name)
+        except PerfgateError as e:
+            raise AssertionError(str(e)) from None
+        profile = _merge(profile, self.lab.profile_overrides)
+        context = {
+            "board": name,
+            "lab": self.lab.name,
+            "sim_speed": _text(_var("SIM_SPEED")),
+            "faults": _text(_var("FAULTS")),
+            "sim_seed": _text(_var("SIM_SEED")),
+        }
+        if not _text(lab):
+            logger.console(f"perfgate: no LAB given: using the built-in lab `{self.lab.name}`")
+        banner = self.lab.banner()
+        logger.console(f"perfgate: {banner}")
+        if self.lab.virtual:
+            logger.warn(banner)
+        else:
+            logger.info(banner)
+        out_dir = Path(_text(_var("RUN_DIR")) or _text(_var("OUTPUT DIR")) or ".")
+        self.transcript = out_dir / "serial.log"
+        speed = 1.0
+        if self.lab.launched:
+            self.launcher = Launcher(self.lab, context, log_dir=out_dir)
+            state = self.launcher.start()
+            context = self.launcher.context
+            speed = float(state.get("speed") or (context["sim_speed"] or 1))
+            logger.info(f"started the {self.lab.name} board: `{' '.join(self.launcher.command())}`; state {state}")
+        serial = expand(self.lab.data["serial"], context)
+        if self.launcher and self.launcher.state.get("serial"):
+            serial["port"] = str(self.launcher.state["serial"])
+        self.console = Console(serial["port"], int(serial.get("baud", 115200)), self.transcript)
+        self.console.open()
+        self.board = Strategy(name, profile, self.lab, self.console, context, log=self._say, speed=speed)
+        if speed != 1:
+            floor = self.board.timeouts.floor
+            logger.info(
+                f"the {self.lab.name} board runs {speed:g}x faster than real time: waits are divided by "
+                f"{speed:g} (never below {floor:g} s) and boot times multiplied by it"
+            )
+        bi = BuiltIn()
+        bi.set_global_variable("${VIRTUAL}", self.lab.virtual)
+        bi.set_global_variable("${LAB_NAME}", self.lab.name)
+        bi.set_global_variable("${LAB_BANNER}", banner)
+        data = dict(self.lab.data)
+        data["name"] = self.lab.name
+        return data
+
+    @keyword
+    def close_lab(self) -> None:
+        """Close SSH and the console, stop the lab's board process, and link the serial transcript in the log."""
+        if self.board:
+            self.board._drop_ssh()
+        if self.console:
+            self.console.close()
+        if self.launcher:
+            status = self.launcher.stop()
+            logger.info(f"stopped the {self.lab.name if self.lab else ''} board (exit status {status})")
+            self.launcher = None
+        if self.transcript and self.transcript.exists():
+            text = self.transcript.read_text(encoding="utf-8", errors="replace")
+            logger.info(f"Serial transcript: {self.transcript} ({len(text)} characters)")
+            logger.info(f"<details><summary>serial.log</summary><pre>{html.escape(text[-LOG_LIMIT:])}</pre></details>",
+                        html=True)  # fmt: skip
+        self.console = None
+        self.board = None
+
+    def _say(self, message: str) -> None:
+        logger.info(message)
+
+    def _board(self) -> Strategy:
+        if self.board is None:
+            raise AssertionError("no board: `Open Lab` (suites/__init__.robot) must come first")
+        return self.board
+
+    @contextlib.contextmanager
+    def _logged(self, what: str) -> Iterator[Strategy]:
+        board = self._board()
+        start = board.console.mark()
+        try:
+            yield board
+        except PerfgateError as e:
+            if isinstance(e, AssertionError | ToolMissing):
+                raise
+            raise AssertionError(str(e)) from None
+        finally:
+            seen = board.console.text(start)
+            if seen.strip():
+                logger.info(f"<details><summary>console during {html.escape(what)} ({len(seen)} characters)"
+                            f"</summary><pre>{html.escape(seen[-LOG_LIMIT:])}</pre></details>", html=True)  # fmt: skip
+
+    # ------------------------------------------------------------------------------------------ steps
+    @keyword
+    def power_cycle_board(self) -> None:
+        """Switch the board off and on with the lab's power driver (command, soft reboot, or the operator)."""
+        with self._logged("power-cycle") as b:
+            b.power_cycle()
+
+    @keyword
+    def power_off_board(self) -> None:
+        with self._logged("power off") as b:
+            b.power_off()
+
+    @keyword
+    def stop_autoboot(self) -> None:
+        """Power-cycle the board and stop U-Boot's autoboot countdown at the U-Boot prompt."""
+        with self._logged("stop autoboot") as b:
+            b.stop_autoboot(b.power_cycle())
+
+    @keyword
+    def run_uboot_command(self, command: str, timeout: float | None = None) -> str:
+        """Type a command at the U-Boot prompt (catching U-Boot first if needed) and return its output."""
+        with self._logged(f"U-Boot: {command}") as b:
+            out = b.uboot_command(command, None if timeout is None else float(timeout))
+        logger.info(f"=> {command}\n{out}")
+        return out
+
+    @keyword
+    def boot_to_shell(self) -> None:
+        """Boot from U-Boot (or power on and autoboot) to the login prompt, log in, learn the address, open SSH."""
+        with self._logged("boot to shell") as b:
+            b.transition("shell")
+
+    @keyword
+    def log_in_on_console(self) -> None:
+        with self._logged("login") as b:
+            b.login()
+
+    @keyword
+    def learn_board_address(self) -> str:
+        with self._logged("learn address") as b:
+            address = b.learn_address()
+        logger.info(f"board address: {address}")
+        return address
+
+    @keyword
+    def open_ssh_to_board(self) -> None:
+        with self._logged("open SSH") as b:
+            shell = b.open_ssh()
+        logger.info(f"SSH open: {shell}")
+
+    @keyword
+    def run_on_board_shell(self, command: str, timeout: float = 600.0, where: str = "shell") -> str:
+        """Run a command on the board's Linux (SSH, or the serial console when it has no network) and return
+        its output (stdout and stderr)."""
+        return self.run_on_board(command, float(timeout), where)
+
+    @keyword
+    def reboot_board(self) -> None:
+        """Reboot the board and bring it back to the shell (power-cycle when the lab has a power switch)."""
+        with self._logged("reboot") as b:
+            if b.power.can_cycle:
+                b.state = "unknown"
+            else:
+                b.power_cycle()
+            b.transition("shell")
+
+    @keyword
+    def bring_board_to_uboot(self) -> None:
+        with self._logged("bring to U-Boot") as b:
+            b.transition("uboot")
+
+    @keyword
+    def bring_up_board(self) -> None:
+        """Bring the board to its shell for the suites. A board that does not come up (after one power-cycle and
+        retry) is reported here as an error; the run goes on and each suite that needs the shell fails at once
+        with the reason, while the U-Boot suites can still run."""
+        try:
+            with self._logged("bring-up") as b:
+                b.transition("shell")
+            logger.console(f"perfgate: {b.name} is up ({b.address or 'serial console'}), {self.lab.banner()}")
+        except AssertionError as e:
+            self.bring_up_error = str(e)
+            logger.error(f"bring-up failed: {e}")
+            logger.console(f"perfgate: BRING-UP FAILED: {e}")
+
+    @keyword
+    def board_state_should_be(self, state: str) -> None:
+        b = self._board()
+        if b.state != state:
+            raise AssertionError(f"the board is in state {b.state!r}, not {state!r}")
+
+    # ------------------------------------------------------------------------------------------ for the gate
+    def run_on_board(self, command: str, timeout: float = 600.0, where: str = "shell") -> str:
+        """Run `command` where it runs (shell, console, uboot, boot) and return the whole output; AssertionError on
+        a timeout, ConnectionDropped (BoardLost and AssertionError) on a disconnect, ToolMissing on exit 127."""
+        if where == "uboot":
+            return self.uboot_command(command, timeout)
+        if where == "boot":
+            return self.boot_times(command, timeout)
+        with self._logged(f"{where}: {command}") as b:
+            out, status = b.run(command, float(timeout), where)
+        if status:
+            logger.info(f"`{command}` exit status {status}")
+        return out
+
+    def uboot_command(self, command: str, timeout: float = 120.0) -> str:
+        with self._logged(f"U-Boot: {command}") as b:
+            return b.uboot_command(command, float(timeout))
+
+    def boot_times(self, command: str, timeout: float = 600.0) -> str:
+        """`boot-time <variant>`: boot BOOT_CYCLES times and return the host-timestamped console log."""
+        variant = command.split()[-1] if command.split() else "default"
+        if variant not in ("default", "init_sh"):
+            raise AssertionError(f"unknown boot variant in {command!r} (default, init_sh)")
+        cycles = int(_text(_var("BOOT_CYCLES")) or 3)
+        if cycles < 1:
+            raise AssertionError(f"BOOT_CYCLES must be at least 1, not {cycles}")
+        logger.info(f"boot time over {cycles} boot cycles (BOOT_CYCLES; the guides used 20)")
+        with self._logged(command) as b:
+            text = b.boot_capture(variant, cycles)
+        return text
+
+    def tester_address(self) -> str:
+        if self.lab is None:
+            raise AssertionError("no lab: `Open Lab` must come first")
+        address = str((self.lab.data.get("tester") or {}).get("address", "host"))
+        if address == "host":
+            return os.environ.get("PERFGATE_TESTER", "127.0.0.1")
+        return address
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out

@@ -1,0 +1,118 @@
+"""U-Boot storage throughput (suites uboot_emmc, uboot_mmcsd, uboot_ospi, uboot_ufs), measured at the U-Boot prompt.
+
+Rows are file sizes in hex (`400000`); columns are write and read throughput in KB/s. For each size the workload
+writes then reads that many bytes with the medium's commands from the board profile (`uboot_storage.<medium>`:
+`setup`, `write`, `read`, `block_size`), filled with the lab's `storage.uboot_<medium>` keys (device, partition,
+block or offset, file name). Only a medium the lab names is ever written; virtual labs name all of them.
+The parser (perfgate.tools.uboot) turns `N bytes read in M ms` / `time: x seconds` into KB/s as the guides do.
+"""
+
+from __future__ import annotations
+
+import re
+
+from perfgate.errors import DataError
+from perfgate.model import Criterion
+from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, same_command
+
+PLACEHOLDER = re.compile(r"(?<!\$)\{(\w+)\}")
+
+
+def fill(template: str, values: dict[str, object], where: str) -> str:
+    """Replace {name} (not U-Boot's ${name}) by values[name]; DataError naming `where` when one is missing."""
+
+    def one(m: re.Match) -> str:
+        if m.group(1) not in values:
+            raise DataError(f"{where}: no value for {{{m.group(1)}}} in {template!r} (known: {', '.join(values)})")
+        return str(values[m.group(1)])
+
+    return PLACEHOLDER.sub(one, template)
+
+
+def direction(c: Criterion) -> str | None:
+    text = f"{c.metric} {c.table}".lower()
+    return "write" if "write" in text else "read" if "read" in text else None
+
+
+def size_of(c: Criterion) -> int:
+    try:
+        return int(c.row.split("/")[0].strip(), 16)
+    except ValueError:
+        raise DataError(f"{c.id}: row {c.row!r} is not a size in hex", c.source or None) from None
+
+
+class UbootStorage(Workload):
+    def __init__(self, medium: str) -> None:
+        self.medium = medium
+        self.suite = f"uboot_{medium}"
+
+    def _media(self, profile: dict, lab: dict) -> tuple[dict, dict]:
+        media = (profile.get("uboot_storage") or {}).get(self.medium)
+        where = (lab.get("storage") or {}).get(self.suite)
+        return media or {}, where or {}
+
+    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        media, where = self._media(profile, lab)
+        if not media:
+            return f"board profile {profile.get('name')} has no uboot_storage.{self.medium} commands"
+        if not where:
+            return (
+                f"lab {lab.get('name')} names no storage.{self.suite}: this medium is never written "
+                "unless the lab says where (device, block or offset)"
+            )
+        return None
+
+    def _values(self, size: int, media: dict, where: dict, profile: dict) -> dict[str, object]:
+        block = int(media.get("block_size") or 1)
+        return {
+            "addr": (profile.get("uboot") or {}).get("loadaddr", "0x82000000"),
+            "size": f"0x{size:x}",
+            "blocks": f"0x{(size + block - 1) // block:x}",
+            "dev": 0,
+            "part": 1,
+            "blk": "0x0",
+            "offset": "0x0",
+            "file": "perfgate.bin",
+            **where,
+        }
+
+    def setup(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[str]:
+        media, where = self._media(profile, lab)
+        values = self._values(0, media, where, profile)
+        return [fill(c, values, f"uboot_storage.{self.medium}.setup") for c in media.get("setup") or []]
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        media, where = self._media(profile, lab)
+        timeout = float((profile.get("timeouts") or {}).get("uboot_command", 120))
+        sizes: dict[int, dict[str, list[str]]] = {}
+        for c in criteria:
+            d = direction(c)
+            if d:
+                sizes.setdefault(size_of(c), {"write": [], "read": []})[d].append(c.id)
+        runs = []
+        for size, ids in sizes.items():
+            values = self._values(size, media, where, profile)
+            for d in ("write", "read"):  # always write first: a read needs the file (FAT) or the data
+                command = fill(media[d], values, f"uboot_storage.{self.medium}.{d}")
+                keys = {f"{d} (KB/s)": ids[d]} if ids[d] else {}
+                runs.append(Run("uboot", command, keys, where="uboot", timeout=timeout, label=f"{d}-{size:x}"))
+        return runs
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        timeout = float((ctx.profile.get("timeouts") or {}).get("uboot_command", 120))
+        for i, command in enumerate(self.setup(criteria, ctx.profile, ctx.lab)):
+            ctx.run(command, timeout=timeout, label=f"setup-{i}", where="uboot")
+        return super().measure(criteria, ctx)
+
+    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
+        by_id = {c.id: c for c in criteria}
+        for run in self.plan(criteria, profile, lab):
+            if same_command(run.command, command):
+                values = {k: by_id[ids[0]].value for k, ids in run.keys.items() if ids}
+                if not values:  # an unmeasured write before a read: about the published read rate's tenth
+                    values = {k.replace("read", "write"): v / 10 for k, v in self._rates(run, criteria).items()}
+                return Expected(tool="uboot", values=values)
+        return None
+
+    def _rates(self, run: Run, criteria: list[Criterion]) -> dict[str, float]:
+        return {f"{direction(c)} (KB/s)": c.value for c in criteria if direction(c)} or {"write (KB/s)": 1000.0}

@@ -1,0 +1,14 @@
+*** Settings ***
+Documentation    U-Boot MMC/SD FAT write and read throughput, measured at the U-Boot prompt with the board's
+...              commands for this medium and computed as the guides do: KB/s = (size / 1024) / (ms / 1000).
+...              One test per published number; a board or lab without this medium gets none or skips.
+
+Library          DataDriver    file=${CRITERIA_DIR}/uboot_mmcsd.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    uboot_mmcsd
+Test Template    Criterion Should Hold
+
+
+*** Test Cases ***
+U-Boot MMC/SD FAT ${id}    ${id}
