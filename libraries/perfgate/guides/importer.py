@@ -1,0 +1,247 @@
+"""Import guides into criteria and threshold files; compare with the committed files (`--check`)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfgate import boards, criteria, paths
+from perfgate.directions import Directions
+from perfgate.errors import DataError, PerfgateError
+from perfgate.guides import rst
+from perfgate.guides.build import Builder, TableResult, Value
+from perfgate.guides.sections import Sections
+from perfgate.guides.units import Units
+from perfgate.model import Criterion
+
+SEP = " · "
+RELEASE_IN_NAME = re.compile(r"-(\d{4}\.\d{2}|\d{2}\.\d{2}(?:\.\d{2})?)-")
+
+
+@dataclass
+class GuideImport:
+    path: Path
+    release: str
+    results: list[TableResult] = field(default_factory=list)
+    criteria: list[Criterion] = field(default_factory=list)
+    errors: list[PerfgateError] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def guide_files() -> list[Path]:
+    """The guides perfgate ships with: every .rst under perfgate.paths.guides()."""
+    return sorted(paths.guides().glob("*.rst"))
+
+
+class Importer:
+    def __init__(self, variables: Path | None = None) -> None:
+        v = variables or paths.variables()
+        self.sections = Sections(v / "sections.yaml")
+        self.units = Units(v / "units.yaml")
+        self.directions = Directions(v / "directions.yaml")
+        self.builder = Builder(self.sections, self.units, self._profile_boards(v))
+
+    @staticmethod
+    def _profile_boards(v: Path) -> set[str]:
+        d = v / "boards"
+        return {p.stem for p in d.glob("*.yaml") if not p.stem.startswith("_")} if d.is_dir() else set()
+
+    def read(self, path: Path) -> GuideImport:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise PerfgateError(f"cannot read guide: {e.strerror}", path) from None
+        guide = rst.read(text)
+        release = guide.release or _release_from_name(path.name) or "unstated"
+        result = GuideImport(path, release)
+        known = self.builder.guide_boards(guide.tables)
+        for table in guide.tables:
+            tr = self.builder.build(table, known)
+            result.results.append(tr)
+            if tr.error:
+                result.errors.append(PerfgateError(f"{tr.skipped} (table skipped)", path.name, tr.error_line))
+        return result
+
+    def run(self, guides: Iterable[Path]) -> list[GuideImport]:
+        imports = [self.read(Path(g)) for g in guides]
+        values: list[tuple[GuideImport, TableResult, Value]] = [
+            (gi, tr, v) for gi in imports for tr in gi.results for v in tr.values
+        ]
+        names = _names(values)
+        ids = _ids(values)
+        seen: dict[str, str] = {}
+        for (gi, tr, v), name, cid in zip(values, names, ids, strict=True):
+            assert tr.suite and tr.chapter
+            unit = self.units.unit(v.metric, v.row, tr.suite)
+            direction = self.directions.direction(
+                id=cid, metric=v.metric, unit=unit, row=v.row, suite=tr.suite, table=v.table
+            )
+            source = f"{gi.name}:{v.line}"
+            if cid in seen:
+                raise DataError(f"two criteria with the id {cid} ({seen[cid]} and {source})", gi.name, v.line)
+            seen[cid] = source
+            gi.criteria.append(
+                Criterion(
+                    id=cid,
+                    name=name,
+                    board=v.board,
+                    guide=gi.name,
+                    release=v.release or gi.release,
+                    chapter=tr.chapter,
+                    suite=tr.suite,
+                    table=v.table,
+                    row=v.row,
+                    metric=v.metric,
+                    unit=unit,
+                    value=v.value,
+                    min=v.min,
+                    max=v.max,
+                    direction=direction,
+                    context="; ".join(f"{k}={val}" for k, val in v.context),
+                    source=source,
+                )
+            )
+        return imports
+
+
+def _release_from_name(name: str) -> str | None:
+    m = RELEASE_IN_NAME.search(name)
+    return m.group(1) if m else None
+
+
+def _section(v: Value, table_result: TableResult) -> str:
+    for s in reversed(v.sections):
+        if s != v.table and boards.canonical(s) != v.board:
+            return s
+    return ""
+
+
+def _names(values: list[tuple[GuideImport, TableResult, Value]]) -> list[str]:
+    """Test names unique within each board's suite file: the row (one value column) or `row · metric`,
+    prefixed with the table title, then also the section, for the tables whose names would clash."""
+    metrics: dict[tuple[int, str], set[str]] = defaultdict(set)
+    for _, tr, v in values:
+        metrics[(id(tr), v.board)].add(v.metric)
+
+    def base(tr: TableResult, v: Value) -> str:
+        single = len(metrics[(id(tr), v.board)]) == 1 or not v.metric
+        return v.row if single else f"{v.row}{SEP}{v.metric}"
+
+    def name(level: int, tr: TableResult, v: Value) -> str:
+        b = base(tr, v)
+        if level >= 1:
+            b = f"{v.table}{SEP}{b}"
+        if level >= 2:
+            b = f"{_section(v, tr)}{SEP}{b}"
+        return b
+
+    return _resolve(values, name, "test name")
+
+
+def _ids(values: list[tuple[GuideImport, TableResult, Value]]) -> list[str]:
+    def make(level: int, tr: TableResult, v: Value) -> str:
+        table = slug(v.table) if level < 2 else slug(f"{_section(v, tr)} {v.table}")
+        parts = [v.board, tr.suite or "", table, slug(v.row), slug(v.metric)]
+        return ".".join(p for p in parts if p)
+
+    return _resolve(values, make, "id")
+
+
+def _resolve(values, make, what: str) -> list[str]:
+    """Raise the qualification level of every table involved in a clash until names are unique per file.
+
+    Names are compared case-insensitively (Robot Framework does). Rows of one table that stay equal after
+    that (the AM62x boot-time table prints `Kernel boot time ...` and `kernel boot time ...`) are numbered
+    in guide order: the second one gets ` #2`."""
+    level: dict[int, int] = defaultdict(int)
+    while True:
+        out = [make(level[id(tr)], tr, v) for _, tr, v in values]
+        owners: dict[tuple[str, str, str], set[int]] = defaultdict(set)
+        count: dict[tuple[str, str, str], int] = defaultdict(int)
+        for (_, tr, v), n in zip(values, out, strict=True):
+            key = (v.board, tr.suite or "", " ".join(n.casefold().split()))
+            owners[key].add(id(tr))
+            count[key] += 1
+        clashing = {k for k, c in count.items() if c > 1}
+        if not clashing:
+            return out
+        involved = {t for k in clashing for t in owners[k] if level[t] < 2}
+        for t in involved:
+            level[t] += 1
+        if involved:
+            continue
+        for k in sorted(clashing):
+            if len(owners[k]) > 1:
+                gi, _, v = next(
+                    x
+                    for x, n in zip(values, out, strict=True)
+                    if (x[2].board, x[1].suite or "", " ".join(n.casefold().split())) == k
+                )
+                raise DataError(f"two criteria of {k[0]}/{k[1]} would share the {what} {k[2]!r}", gi.name, v.line)
+        seen: dict[tuple[str, str, str], int] = defaultdict(int)
+        sep = " #" if what == "test name" else "-"
+        for i, ((_, tr, v), n) in enumerate(zip(values, out, strict=True)):
+            key = (v.board, tr.suite or "", " ".join(n.casefold().split()))
+            if key in clashing:
+                seen[key] += 1
+                if seen[key] > 1:
+                    out[i] = f"{n}{sep}{seen[key]}"
+        return out
+
+
+def render_files(imports: list[GuideImport]) -> dict[Path, str]:
+    """Threshold file path -> content, for every board and suite the guides publish."""
+    grouped: dict[tuple[str, str], list[Criterion]] = defaultdict(list)
+    for gi in imports:
+        for c in gi.criteria:
+            grouped[(c.board, c.suite)].append(c)
+    return {
+        paths.thresholds() / board / f"{suite}.csv": criteria.render(cs)
+        for (board, suite), cs in sorted(grouped.items())
+    }
+
+
+def _covered_dirs(files: dict[Path, str]) -> set[Path]:
+    return {p.parent for p in files}
+
+
+def differences(files: dict[Path, str]) -> list[str]:
+    """What differs between the committed threshold files and `files` (missing, changed, stale)."""
+    out = []
+    for p, content in files.items():
+        if not p.exists():
+            out.append(f"missing: {p}")
+        elif p.read_text(encoding="utf-8") != content:
+            out.append(f"differs: {p}")
+    for d in sorted(_covered_dirs(files)):
+        if d.is_dir():
+            for p in sorted(d.glob("*.csv")):
+                if p not in files:
+                    out.append(f"stale: {p} (no guide table for this suite any more)")
+    return out
+
+
+def write_files(files: dict[Path, str]) -> list[Path]:
+    """Write the files; remove threshold files of the imported boards that the guides no longer produce."""
+    written = []
+    for p, content in files.items():
+        if not p.exists() or p.read_text(encoding="utf-8") != content:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(content, encoding="utf-8")
+            written.append(p)
+    for d in _covered_dirs(files):
+        for p in d.glob("*.csv"):
+            if p not in files:
+                p.unlink()
+                written.append(p)
+    return written

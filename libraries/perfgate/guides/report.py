@@ -1,0 +1,33 @@
+"""The import report: per guide, the tables read, criteria per board, tables skipped with the reason."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from perfgate.guides.importer import GuideImport
+
+
+def render(gi: GuideImport) -> str:
+    read = [tr for tr in gi.results if tr.values]
+    skipped = [tr for tr in gi.results if tr.skipped]
+    per_board = Counter(c.board for c in gi.criteria)
+    lines = [
+        f"{gi.name} (release {gi.release}): {len(gi.results)} tables, {len(read)} read, {len(skipped)} skipped, "
+        f"{len(gi.criteria)} criteria"
+    ]
+    for board in sorted(per_board):
+        suites = Counter(c.suite for c in gi.criteria if c.board == board)
+        detail = ", ".join(f"{s} {n}" for s, n in sorted(suites.items()))
+        lines.append(f"  {board}: {per_board[board]} criteria ({detail})")
+    for tr in read:
+        lines.append(
+            f"  read     {gi.name}:{tr.table.line} {tr.table.kind} '{tr.title}' -> {tr.suite}: {len(tr.values)}"
+        )
+    for tr in gi.results:
+        for note in tr.notes:
+            lines.append(f"  note     {gi.name}:{tr.table.line} '{tr.title}': {note}")
+    for tr in skipped:
+        kind = "ERROR" if tr.error else "skipped"
+        where = tr.error_line or tr.table.line
+        lines.append(f"  {kind:8} {gi.name}:{where} {tr.table.kind} '{tr.title}': {tr.skipped}")
+    return "\n".join(lines)

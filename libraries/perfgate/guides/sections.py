@@ -1,0 +1,95 @@
+"""variables/sections.yaml: which suite a table belongs to, which columns are settings, which tables are skipped."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfgate import paths
+from perfgate.errors import DataError
+from perfgate.guides.config import line_of, load_yaml, pattern
+
+
+@dataclass(frozen=True)
+class SuiteRule:
+    match: re.Pattern[str]
+    suite: str
+
+
+@dataclass(frozen=True)
+class FlatColumns:
+    title: re.Pattern[str]
+    columns: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    suite: str | None
+    chapter: str | None
+    by: str | None  # the title that decided
+    skip: str | None = None  # reason when the table is not a results table
+
+
+class Sections:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or paths.variables() / "sections.yaml"
+        data = load_yaml(self.path)
+        if not isinstance(data, dict):
+            raise DataError("expected a mapping with skip, suites, chapters, settings", self.path, 1)
+        self.skips = [
+            (pattern(self.path, s.get("title"), "skip"), str(s.get("reason", ""))) for s in data.get("skip") or []
+        ]
+        self.rules = [
+            SuiteRule(pattern(self.path, r.get("match"), "suites"), str(r.get("suite")))
+            for r in data.get("suites") or []
+        ]
+        self.chapter_of: dict[str, str] = {}
+        for chapter, suites in (data.get("chapters") or {}).items():
+            for suite in suites or []:
+                self.chapter_of[str(suite)] = str(chapter)
+        for rule in self.rules:
+            if rule.suite not in self.chapter_of:
+                raise DataError(
+                    f"suite {rule.suite!r} has no chapter (add it under chapters)",
+                    self.path,
+                    line_of(self.path, f"suite: {rule.suite}"),
+                )
+        self.settings = [
+            (pattern(self.path, s.get("match"), "settings"), str(s.get("why", ""))) for s in data.get("settings") or []
+        ]
+        self.flat_columns = [
+            FlatColumns(
+                pattern(self.path, f.get("title"), "flat_columns"),
+                tuple(str(c) for c in f.get("columns") or []),
+                " ".join(str(f.get("reason", "")).split()),
+            )
+            for f in data.get("flat_columns") or []
+        ]
+
+    def decide(self, title: str | None, sections: list[str], is_board) -> Decision:
+        """Suite of a table from its title and enclosing titles, innermost first; board-named titles are skipped."""
+        if title:
+            for rx, reason in self.skips:
+                if rx.search(title):
+                    return Decision(None, None, title, skip=reason)
+        titles = ([title] if title else []) + list(reversed(sections))
+        for t in titles:
+            if not t or is_board(t):
+                continue
+            for rule in self.rules:
+                if rule.match.search(t):
+                    return Decision(rule.suite, self.chapter_of[rule.suite], t)
+        return Decision(None, None, None)
+
+    def is_setting(self, column: str) -> bool:
+        return any(rx.search(column) for rx, _ in self.settings)
+
+    def flat_override(self, title: str | None) -> FlatColumns | None:
+        if not title:
+            return None
+        for f in self.flat_columns:
+            if f.title.search(title):
+                return f
+        return None
