@@ -132,7 +132,7 @@ def _merge(base: Any, over: Any) -> Any:
 
 
 def _collect_lines(node: yaml.Node, path: tuple, lines: dict[tuple, int]) -> None:
-    lines[path] = node.start_mark.line + 1
+    lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
             key = k.value

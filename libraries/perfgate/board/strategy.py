@@ -266,6 +266,10 @@ class Board:
         user = (self.lab.data.get("login") or {}).get("user") or self.linux.get("user", "root")
         env = (self.lab.data.get("login") or {}).get("password_env")
         key = ssh.get("key")
+        if key and not os.path.isabs(str(key)):
+            from perfgate import paths
+
+            key = paths.root() / str(key)
         self._drop_ssh()
         shell = SshShell(self.address, port, user, os.environ.get(env, "") if env else "",
                          key_file=str(key) if key else None, timeout=self.timeouts.ssh)  # fmt: skip

@@ -1,0 +1,289 @@
+"""The board strategy over a real pseudo-terminal: a scripted board (U-Boot, kernel log, login, busybox-like shell
+with escape sequences and kernel messages in the middle of the output) on the pty's master side, and the gate's
+console on the slave path exactly like a USB-serial adapter. Power is a real shell command (the lab's driver)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import threading
+import time
+import tty
+from pathlib import Path
+
+import pytest
+import yaml
+
+from perfgate.board.console import Console, ConsoleFailure, ConsoleTimeout
+from perfgate.board.lab import load
+from perfgate.board.strategy import Board, BringUpError
+from perfgate.tools import boot as boot_tool
+from perfgate.tools import uboot as uboot_tool
+
+PROFILE = {
+    "name": "am62xx_sk",
+    "hostname": "am62xx-evm",
+    "network": False,
+    "uboot": {"prompt": "=> ", "autoboot": "Hit any key to stop autoboot", "interrupt": " ", "boot_command": "boot"},
+    "linux": {
+        "kernel_start": "Starting kernel ...",
+        "login_prompt": "login:",
+        "password_prompt": "Password:",
+        "user": "root",
+        "prompt": "root@{hostname}:~# ",
+        "sh_prompt": "# ",
+        "init_sh_setup": ["setenv optargs init=/bin/sh"],
+        "panic": "Kernel panic",
+    },
+    "timeouts": {"autoboot": 3, "uboot_command": 2, "boot": 3, "login": 2, "power": 5},
+}
+
+
+class ScriptedBoard(threading.Thread):
+    """Talks like a TI board on the master side of a pty. `fault`: None, "panic", "uboot-hang"."""
+
+    def __init__(self, boot_seconds: float = 0.4, fault: str | None = None) -> None:
+        super().__init__(daemon=True)
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        self.path = os.ttyname(slave)
+        self.slave = slave
+        self.boot_seconds = boot_seconds
+        self.fault = fault
+        self.cycles = 0
+        self.env: dict[str, str] = {}
+        self.stop = threading.Event()
+        self.power = threading.Event()
+        self.inbuf = b""
+
+    def say(self, text: str) -> None:
+        os.write(self.master, text.replace("\n", "\r\n").encode())
+
+    def readline(self, timeout: float = 30) -> str | None:
+        end = time.monotonic() + timeout
+        while b"\r" not in self.inbuf and b"\n" not in self.inbuf:
+            if self.stop.is_set() or self.power.is_set() or time.monotonic() > end:
+                return None
+            self._fill(0.05)
+        m = re.search(rb"\r\n|\r|\n", self.inbuf)
+        assert m
+        line, self.inbuf = self.inbuf[: m.start()], self.inbuf[m.end() :]
+        text = line.decode()
+        self.say(text + "\n")  # echo
+        return text
+
+    def _fill(self, wait: float) -> None:
+        import select
+
+        r, _, _ = select.select([self.master], [], [], wait)
+        if r:
+            self.inbuf += os.read(self.master, 4096)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            if self.power.wait(0.05):
+                self.power.clear()
+                self.inbuf = b""
+                self.cycles += 1
+                self.env = {}
+                self.uboot()
+
+    def uboot(self) -> None:
+        self.say("\nU-Boot SPL 2024.04 (scripted test board)\nU-Boot 2024.04\nHit any key to stop autoboot:  1 ")
+        end = time.monotonic() + 0.3
+        while time.monotonic() < end and not self.inbuf:
+            self._fill(0.02)
+        if not self.inbuf:
+            return self.kernel()
+        self.inbuf = b""
+        self.say("\b\b\b 0 \n=> ")
+        while True:
+            line = self.readline()
+            if line is None:
+                return
+            if self.fault == "uboot-hang":
+                continue
+            if line.startswith("setenv "):
+                _, k, v = line.split(" ", 2)
+                self.env[k] = v
+            elif line.startswith("time ") or line.startswith("fatload") or line.startswith("fatwrite"):
+                self.say(uboot_tool.render(line, {"read (KB/s)": 170000.0, "write (KB/s)": 60000.0}, random.Random(1)))
+            elif line == "boot":
+                return self.kernel()
+            elif line == "version":
+                self.say("U-Boot 2024.04 (scripted test board)\n")
+            elif line:
+                self.say(f"Unknown command '{line.split()[0]}' - try 'help'\n")
+            self.say("=> ")
+
+    def kernel(self) -> None:
+        self.say("Starting kernel ...\n\n[    0.000000] Booting Linux on physical CPU 0x0000000000\n")
+        if self.fault == "panic":
+            self.say("[    0.912345] Kernel panic - not syncing: VFS: Unable to mount root fs\n")
+            return
+        time.sleep(self.boot_seconds)
+        if "init=/bin/sh" in self.env.get("optargs", ""):
+            self.say("[    1.100000] Run /bin/sh as init process\n/bin/sh: can't access tty; job control turned off\n")
+            self.say("/ # \x1b[6n")
+            return self.shell("/ # ")
+        self.say("[    1.200000] systemd[1]: Started Getty.\n\nam62xx-evm login: ")
+        if self.readline() is None:
+            return
+        self.say("root@am62xx-evm:~# \x1b[6n")
+        self.shell("root@am62xx-evm:~# ")
+
+    def shell(self, prompt: str) -> None:
+        status = 0
+        while True:
+            line = self.readline()
+            if line is None:
+                return
+            for part in [p.strip() for p in line.split(";")]:
+                m = re.fullmatch(r'echo PG""(END-\d+-)\$\?', part) or re.fullmatch(r'echo PG""(READY-\d+)', part)
+                if m:
+                    self.say(f"PG{m.group(1)}{status if m.group(1).startswith('END') else ''}\n")
+                    status = 0
+                elif part == "ip -4 -o addr show":
+                    self.say("1: lo    inet 127.0.0.1/8 scope host lo\n2: eth0    inet 192.168.10.21/24 brd x\n")
+                elif part.startswith("echo "):
+                    self.say("first half")
+                    self.say("\n[   12.345678] random: crng init done\n")  # a kernel message in the middle
+                    self.say(" " + part[5:] + "\n")
+                elif part == "reboot":
+                    return
+                elif part:
+                    self.say(f"-sh: {part.split()[0]}: not found\n")
+                    status = 127
+            self.say(prompt + "\x1b[6n")
+
+
+def make_lab(tmp_path: Path, power_file: Path, power: object = None) -> Path:
+    (tmp_path / "variables" / "labs").mkdir(parents=True, exist_ok=True)
+    lab = {
+        "name": "scripted",
+        "kind": "hardware",
+        "serial": {"port": "/dev/null", "baud": 115200},
+        "power": power if power is not None else {"cycle": f"touch {power_file}"},
+        "login": {"user": "root"},
+        "ssh": {"address": "discover", "port": 22},
+        "tester": {"address": "192.168.10.1"},
+    }
+    p = tmp_path / "variables" / "labs" / "scripted.yaml"
+    p.write_text(yaml.safe_dump(lab), encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def rig(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    boards: list[ScriptedBoard] = []
+    consoles: list[Console] = []
+
+    def make(fault: str | None = None, power: object = None) -> tuple[Board, ScriptedBoard]:
+        sb = ScriptedBoard(fault=fault)
+        boards.append(sb)
+        power_file = tmp_path / f"power-{len(boards)}"
+        make_lab(tmp_path, power_file, power)
+
+        def watch() -> None:  # the "relay": a real shell command touches a file, the board powers up
+            while not sb.stop.is_set():
+                if power_file.exists():
+                    power_file.unlink()
+                    sb.power.set()
+                time.sleep(0.02)
+
+        threading.Thread(target=watch, daemon=True).start()
+        sb.start()
+        console = Console(sb.path, 115200, tmp_path / "serial.log")
+        console.open()
+        consoles.append(console)
+        lab = load("scripted", "am62xx_sk")
+        return Board("am62xx_sk", PROFILE, lab, console, {}, log=lambda m: None), sb
+
+    yield make
+    for c in consoles:
+        c.close()
+    for b in boards:
+        b.stop.set()
+
+
+def test_uboot_then_shell_over_the_console(rig, tmp_path):
+    board, sb = rig()
+    board.transition("uboot")
+    assert board.state == "uboot"
+    assert "scripted test board" in board.uboot_command("version")
+    out = board.uboot_command("time mmc read 0x82000000 0x0 0x10000")
+    assert uboot_tool.parse(out, "time mmc read 0x82000000 0x0 0x10000")["read (KB/s)"] > 100000
+    board.transition("shell")
+    assert board.state == "shell"
+    assert board.learn_address() == "192.168.10.21"  # read from the console, lo skipped
+    out, status = board.run("echo hello", 5)
+    assert status == 0
+    assert "random: crng" not in out  # the kernel message in the middle of the output is taken out
+    assert "first half hello" in out.replace("\n", "")
+    assert "\x1b" not in board.console.text()
+    assert "Starting kernel" in (tmp_path / "serial.log").read_text()  # the whole transcript is kept
+
+
+def test_missing_program_is_reported(rig):
+    from perfgate.errors import ToolMissing
+
+    board, _ = rig()
+    board.transition("shell")
+    with pytest.raises(ToolMissing, match="lmbench: not found"):
+        board.run("lmbench", 5)
+
+
+def test_boot_capture_measures_both_variants(rig):
+    board, sb = rig()
+    text = board.boot_capture("default", 2)
+    m = boot_tool.parse(text)
+    assert m["cycles"] == 2
+    assert 0.35 <= m["boot time (sec)"] <= 1.5  # the scripted board takes 0.4 s from Starting kernel to login
+    text = board.boot_capture("init_sh", 1)
+    m = boot_tool.parse(text)
+    assert 0.35 <= m["boot time (sec)"] <= 1.5
+    assert sb.cycles == 3
+
+
+def test_kernel_panic_fails_fast_after_one_retry(rig):
+    board, sb = rig(fault="panic")
+    started = time.monotonic()
+    with pytest.raises(BringUpError, match="Kernel panic.*power-cycle and one retry|after a power-cycle"):
+        board.transition("shell")
+    assert time.monotonic() - started < 5  # the panic ends the wait at once, no timeout
+    assert sb.cycles == 2  # power-cycled and retried once
+    with pytest.raises(BringUpError, match="earlier in this run"):
+        board.transition("shell")  # remembered: no third boot
+    assert sb.cycles == 2
+    board.transition("uboot")  # U-Boot still works on this board
+    assert board.state == "uboot"
+
+
+def test_uboot_hang_times_out_with_a_clear_message(rig):
+    board, _ = rig(fault="uboot-hang")
+    board.transition("uboot")
+    with pytest.raises(ConsoleTimeout, match="U-Boot did not answer `version` within 2 s"):
+        board.uboot_command("version")
+
+
+def test_console_failure_patterns_and_timeouts_on_a_real_pty(tmp_path):
+    sb = ScriptedBoard()
+    console = Console(sb.path, 115200)
+    console.open()
+    try:
+        sb.say("booting\n[ 1.0] Kernel panic - not syncing: oops\n")
+        with pytest.raises(ConsoleFailure, match="kernel panic: '.*Kernel panic - not syncing: oops'"):
+            console.expect("login:", 2, fail={"kernel panic": "Kernel panic"})
+        with pytest.raises(ConsoleTimeout, match="no 'login:' on the console .* within 0.3 s; last output"):
+            console.expect("login:", 0.3, what="login:")
+    finally:
+        console.close()
+        sb.stop.set()
+
+
+def test_soft_power_without_a_switch_gets_no_retry(rig):
+    board, sb = rig(fault="panic", power="none")
+    with pytest.raises(BringUpError, match="no power switch: no retry"):
+        board.transition("uboot")  # nothing reboots a board that is off: a clear failure, no hang

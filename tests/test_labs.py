@@ -1,0 +1,115 @@
+"""Lab files: the shipped labs load; broken ones fail with the file, the key and its line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from perfgate import paths
+from perfgate.board.lab import expand, known, load
+from perfgate.errors import DataError
+
+GOOD = """\
+name: bench
+kind: hardware
+serial: {port: "rfc2217://lab-host:7001?ign_set_control", baud: 115200}
+power:
+  on: "relay 1 on"
+  off: "relay 1 off"
+login: {user: root, password_env: BOARD_PW}
+ssh: {address: discover, port: 22}
+tester: {address: 192.168.10.1}
+storage: {uboot_mmcsd: {dev: 1, part: 1, file: perfgate.bin}}
+boards:
+  am62xx_sk:
+    ssh: {address: 192.168.10.21}
+    linux: {prompt: "root@bench-1:~# "}
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "bench") -> Path:
+    d = tmp_path / "variables" / "labs"
+    d.mkdir(parents=True, exist_ok=True)
+    p = d / f"{name}.yaml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_shipped_labs_load():
+    assert {"sim", "example-ser2net"} <= set(known())
+    sim = load("", "am62xx_sk")  # no LAB: the built-in simulated board
+    assert sim.name == "sim" and sim.virtual and sim.launched
+    assert sim.banner() == "LAB=sim: simulated board, not hardware"
+    hw = load("example-ser2net", "am62xx_sk")
+    assert not hw.virtual and hw.power_mode == "command"
+    assert hw.profile_overrides["linux"]["prompt"] == "root@am62xx-evm:~# "
+    assert paths.labs().joinpath("sim.yaml").exists()
+
+
+def test_unquoted_on_off_and_per_board_overrides(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    write(tmp_path, GOOD)
+    lab = load("bench", "am62xx_sk")
+    assert lab.data["power"] == {"on": "relay 1 on", "off": "relay 1 off"}  # YAML 1.1 booleans named back
+    assert lab.data["ssh"]["address"] == "192.168.10.21"  # a lab key: overrides the lab
+    assert lab.profile_overrides == {"linux": {"prompt": "root@bench-1:~# "}}  # others: the board profile
+    assert load("bench", "j721e_idk_gw").data["ssh"]["address"] == "discover"
+
+
+@pytest.mark.parametrize(
+    ("change", "message", "line"),
+    [
+        (("kind: hardware", "kind: rack"), r"kind: must be one of sim, qemu, hardware, not 'rack'", 2),
+        (('baud: 115200}', 'baud: fast}'), r"serial.baud: must be a positive integer, not 'fast'", 3),
+        (('"rfc2217://lab-host:7001?ign_set_control"', '"telnet://x:1"'), r"serial.port: unsupported URL", 3),
+        (("  off: \"relay 1 off\"\n", ""), r"power: needs a `cycle` command, or both `on` and `off`", 4),
+        (("password_env: BOARD_PW", "password_env: my password"), r"login.password_env: must name an env", 7),
+        (("ssh: {address: discover, port: 22}", "ssh: {address: discover, port: many}"), r"ssh.port: must be", 8),
+        (("tester:", "testr:"), r"testr: unknown key", 9),
+        (('power:\n  on: "relay 1 on"\n  off: "relay 1 off"\n', "power: sometimes\n"), r"power: must be none, manu", 4),
+    ],
+)
+def test_errors_name_the_file_key_and_line(tmp_path, monkeypatch, change, message, line):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    old, new = change
+    assert old in GOOD
+    p = write(tmp_path, GOOD.replace(old, new, 1))
+    with pytest.raises(DataError, match=message) as e:
+        load("bench", "am62xx_sk")
+    assert e.value.path == str(p)
+    assert e.value.line == line, str(e.value)
+    assert str(e.value).startswith(f"{p}:")
+
+
+def test_unknown_lab_lists_the_known_ones(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    write(tmp_path, GOOD)
+    with pytest.raises(DataError, match=r"unknown lab 'nolab'; known labs: bench"):
+        load("nolab", "am62xx_sk")
+
+
+def test_bad_yaml_names_the_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    write(tmp_path, "name: x\nkind: [unclosed\n")
+    with pytest.raises(DataError, match="not valid YAML") as e:
+        load("bench", "am62xx_sk")
+    assert e.value.line is not None
+
+
+def test_a_virtual_lab_cannot_claim_to_be_hardware(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    write(tmp_path, GOOD.replace("kind: hardware", "kind: sim\nvirtual: false\nstart: x"))
+    with pytest.raises(DataError, match="virtual: a sim lab is virtual"):
+        load("bench", "am62xx_sk")
+
+
+def test_templates_fill_from_the_state_file():
+    import sys
+
+    ctx = {"board": "am62xx_sk", "state": "/tmp/s.json", "state_data": {"serial": "/dev/pts/9", "ssh_port": 2222}}
+    assert expand("{python} -m perfgate sim-power {state} on", ctx).startswith(sys.executable)
+    assert expand("python -m x", ctx).startswith(sys.executable)
+    assert expand({"port": "{state.serial}"}, ctx) == {"port": "/dev/pts/9"}
+    with pytest.raises(DataError, match="state file has no 'nothing'"):
+        expand("{state.nothing}", ctx)
