@@ -1,0 +1,150 @@
+"""CoreMark-PRO (EEMBC coremark-pro, `make TARGET=linux64 XCMD='-c<contexts>' certify-all`).
+
+The MITH harness logs each workload run (`-- <workload>:workloads/sec=    0.78`), then the results parser prints
+    WORKLOAD RESULTS TABLE
+                                                     MultiCore SingleCore
+    Workload Name                                     (iter/s)   (iter/s)    Scaling
+    ----------------------------------------------- ---------- ---------- ----------
+    cjpeg-rose7-preset                                   81.97      42.02       1.95
+    ...
+    MARK RESULTS TABLE
+    Mark Name                                        MultiCore SingleCore    Scaling
+    ----------------------------------------------- ---------- ---------- ----------
+    CoreMark-PRO                                       1498.39     885.95       1.69
+Metrics: `<workload> (workloads/)` and `coremark-pro ()` from the MultiCore column (the run's `-c<n>` contexts);
+`single-core <workload> (workloads/)` and `single-core coremark-pro ()` from the SingleCore column. Without the tables
+(one workload run by hand), the last `workloads/sec=` line of each workload gives `<workload> (workloads/)`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from perfgate.errors import ParseError
+
+NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+MITH = re.compile(rf"^--\s*(?P<w>[\w.+-]+):workloads/sec=\s*(?P<v>{NUM})\s*$")
+MITH_CONTEXTS = re.compile(r"^--\s*(?P<w>[\w.+-]+):contexts=\s*(?P<n>\d+)\s*$")
+TABLE_ROW = re.compile(rf"^(?P<name>[\w.+-]+)\s+(?P<multi>{NUM})\s+(?P<single>{NUM})\s+(?P<scaling>{NUM})\s*$")
+MARK = "coremark-pro ()"
+SINGLE = "single-core "
+CONTEXTS = re.compile(r"-c\s*(\d+)")
+WORKLOADS = ("cjpeg-rose7-preset", "core", "linear_alg-mid-100x100-sp", "loops-all-mid-10k-sp", "nnet_test",
+             "parser-125k", "radix2-big-64k", "sha-test", "zip-test")  # fmt: skip
+
+
+def key(workload: str) -> str:
+    return f"{workload} (workloads/)"
+
+
+def mith_lines(text: str) -> dict[str, float]:
+    """Per workload, the last `workloads/sec=` of its runs with the most contexts; `single-core ...` for 1 context."""
+    runs: dict[str, dict[int, float]] = {}
+    contexts: dict[str, int] = {}
+    for line in text.splitlines():
+        s = line.strip()
+        c = MITH_CONTEXTS.match(s)
+        if c:
+            contexts[c["w"]] = int(c["n"])
+            continue
+        m = MITH.match(s)
+        if m:
+            runs.setdefault(m["w"], {})[contexts.get(m["w"], 1)] = float(m["v"])
+    out: dict[str, float] = {}
+    for w, by_contexts in runs.items():
+        out[key(w)] = by_contexts[max(by_contexts)]
+        if 1 in by_contexts and max(by_contexts) > 1:
+            out[SINGLE + key(w)] = by_contexts[1]
+    return out
+
+
+def tables(text: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    section = ""
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if s in ("WORKLOAD RESULTS TABLE", "MARK RESULTS TABLE"):
+            section = s.split()[0]
+            continue
+        if not section or not s or s.startswith(("-", "Workload Name", "Mark Name", "MultiCore")):
+            continue
+        m = TABLE_ROW.match(s)
+        if not m:
+            if re.match(r"^[\w.+-]+\s", s) and re.search(NUM, s):
+                raise ParseError(f"line {n}: unreadable {section.lower()} results row: {s!r}", line=n)
+            section = ""
+            continue
+        name = MARK if section == "MARK" and m["name"].lower() == "coremark-pro" else key(m["name"])
+        if section == "MARK" and name != MARK:
+            name = f"{m['name'].lower()} ()"
+        out[name] = float(m["multi"])
+        out[SINGLE + name] = float(m["single"])
+    return out
+
+
+def parse(text: str, command: str | None = None) -> dict[str, float]:
+    out = mith_lines(text)
+    out.update(tables(text))
+    if not out:
+        raise ParseError("no `workloads/sec=` lines and no results table: not CoreMark-PRO output"
+                         + _of(command))  # fmt: skip
+    return out
+
+
+def contexts_of(command: str | None) -> int:
+    m = CONTEXTS.search(command or "")
+    return int(m[1]) if m else 1
+
+
+def mith_run(workload: str, contexts: int, wps: float, rng: random.Random) -> str:
+    iterations = max(1, round(wps * 10)) if wps >= 0.1 else 1
+    secs = iterations / wps if wps else 0.0
+    uid = rng.randrange(10**8, 10**9)
+    return (
+        f"-- Workload:{workload}={uid}\n"
+        f"-- {workload}:time(ns)={round(secs * 1e9)}\n"
+        f"-- {workload}:contexts={contexts}\n"
+        f"-- {workload}:iterations={iterations}\n"
+        f"-- {workload}:time(secs)= {secs:8.3f}\n"
+        f"-- {workload}:secs/workload= {1 / wps if wps else 0.0:.6g}\n"
+        f"-- {workload}:workloads/sec= {wps:.6g}\n"
+        f"-- Done:{workload}={uid}\n"
+    )
+
+
+def render_runs(names: list[str], multi: dict[str, float], single: dict[str, float], contexts: int,
+                rng: random.Random) -> str:  # fmt: skip
+    text = ""
+    for w in names:
+        text += mith_run(w, contexts, multi[w], rng)
+        if contexts != 1:
+            text += mith_run(w, 1, single[w], rng)
+    return text
+
+
+def render(command: str, values: dict[str, float], rng: random.Random) -> str:
+    contexts = contexts_of(command)
+    multi, single = {}, {}
+    for w in WORKLOADS:
+        m = values.get(key(w), 10.0) * (1 + rng.uniform(-0.01, 0.01))
+        s = values.get(SINGLE + key(w), m / (contexts * 0.97) if contexts > 1 else m)
+        multi[w], single[w] = m, (m if contexts == 1 else s * (1 + rng.uniform(-0.01, 0.01)))
+    mark = values.get(MARK, 1000.0) * (1 + rng.uniform(-0.01, 0.01))
+    smark = mark if contexts == 1 else values.get(SINGLE + MARK, mark / (contexts * 0.85))
+    text = render_runs(list(WORKLOADS), multi, single, contexts, rng)
+    text += "\nWORKLOAD RESULTS TABLE\n\n"
+    text += f"{'':49}MultiCore SingleCore{'':11}\n"
+    text += f"{'Workload Name':<49} (iter/s)   (iter/s)    Scaling\n"
+    text += f"{'-' * 47} {'-' * 10} {'-' * 10} {'-' * 10}\n"
+    for w in WORKLOADS:
+        text += f"{w:<47} {multi[w]:10.2f} {single[w]:10.2f} {multi[w] / single[w]:10.2f}\n"
+    text += "\nMARK RESULTS TABLE\n\n"
+    text += f"{'Mark Name':<48} MultiCore SingleCore    Scaling\n"
+    text += f"{'-' * 47} {'-' * 10} {'-' * 10} {'-' * 10}\n"
+    text += f"{'CoreMark-PRO':<47} {mark:10.2f} {smark:10.2f} {mark / smark:10.2f}\n\n"
+    return text
+
+
+def _of(command: str | None) -> str:
+    return f" of `{command}`" if command else ""

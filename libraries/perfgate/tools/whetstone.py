@@ -1,0 +1,67 @@
+"""Whetstone (the C conversion TI's arm_benchmarks build runs: `runWhetstone` -> `whetstone 100000`).
+
+stdout:
+    Loops: 100000, Iterations: 1, Duration: 1 sec.
+    C Converted Double Precision Whetstones: 10000.0 MIPS
+Under 1000 MIPS the program prints KIPS instead (`... Whetstones: 833.3 KIPS`): the metric is always
+`whetstone (MIPS)`. The duration is whole seconds (time()), so the value is 100 x loops / seconds KIPS:
+10000, 5000, 3333.3 MIPS for 100000 loops; a board less than one second step slower prints the same figure.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import shlex
+
+from perfgate.errors import ParseError
+
+NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+RESULT = re.compile(rf"C Converted (?:Double|Single) Precision Whetstones:\s*(?P<v>{NUM})\s*(?P<unit>MIPS|KIPS)", re.I)
+LOOPS = re.compile(r"^Loops:\s*(?P<loops>\d+),\s*Iterations:\s*(?P<it>\d+),\s*Duration:\s*(?P<secs>\d+)\s*sec")
+KEY = "whetstone (MIPS)"
+
+
+def parse(text: str, command: str | None = None) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        m = RESULT.search(line)
+        if m:
+            v = float(m["v"])
+            out[KEY] = v / 1000.0 if m["unit"].upper() == "KIPS" else v
+    if KEY not in out:
+        raise ParseError("no `C Converted ... Whetstones:` line: not Whetstone output" + _of(command))
+    return out
+
+
+def loops_of(command: str | None, default: int = 100_000) -> int:
+    try:
+        words = shlex.split(command or "")
+    except ValueError:
+        words = (command or "").split()
+    for i, w in enumerate(words):
+        if w.rsplit("/", 1)[-1] == "whetstone":
+            for a in words[i + 1 :]:
+                if a.isdigit():
+                    return int(a)
+    return default
+
+
+def render(command: str, values: dict[str, float], rng: random.Random) -> str:
+    loops = loops_of(command)
+    kips_true = values.get(KEY, 1000.0) * 1000.0 * (1 + rng.uniform(-0.01, 0.01))
+    elapsed = 100.0 * loops / kips_true
+    # time() differences: a run of t seconds reads floor(t + phase) seconds
+    secs = max(1, math.floor(elapsed + rng.random()))
+    kips = 100.0 * loops / secs
+    lines = ["", f"Loops: {loops}, Iterations: 1, Duration: {secs} sec."]
+    if kips >= 1000.0:
+        lines.append(f"C Converted Double Precision Whetstones: {kips / 1000.0:.1f} MIPS")
+    else:
+        lines.append(f"C Converted Double Precision Whetstones: {kips:.1f} KIPS")
+    return "\n".join(lines) + "\n"
+
+
+def _of(command: str | None) -> str:
+    return f" of `{command}`" if command else ""
