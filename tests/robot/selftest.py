@@ -1,0 +1,44 @@
+"""Run the gate's own suites with robot against the simulated board (a subprocess, output in a tmp dir) and read
+the per-test statuses and messages back from output.xml."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from robot.api import ExecutionResult
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_gate(tmp: Path, board: str, suites: list[str], timeout: float = 240, **variables: str) -> dict:
+    """robot -v BOARD:<board> -s <suite>... suites/ ; returns {"tests": {name: (status, message)}, "rc", "seconds",
+    "stdout", "suites": {suite: [test names]}}."""
+    out = tmp / "robot"
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results"), "PYTHONPATH": str(ROOT / "libraries")}
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(out), "--console", "dotted", "-v", f"BOARD:{board}"]
+    for k, v in variables.items():
+        argv += ["-v", f"{k}:{v}"]
+    for s in suites:
+        argv += ["--suite", s]
+    argv.append(str(ROOT / "suites"))
+    started = time.monotonic()
+    p = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    seconds = time.monotonic() - started
+    result = ExecutionResult(str(out / "output.xml"))
+    tests: dict[str, tuple[str, str]] = {}
+    by_suite: dict[str, list[str]] = {}
+
+    def walk(suite) -> None:
+        for t in suite.tests:
+            tests[t.name] = (t.status, t.message)
+            by_suite.setdefault(suite.name, []).append(t.name)
+        for s in suite.suites:
+            walk(s)
+
+    walk(result.suite)
+    return {"tests": tests, "suites": by_suite, "rc": p.returncode, "seconds": seconds,
+            "stdout": p.stdout + p.stderr, "results": tmp / "results"}  # fmt: skip

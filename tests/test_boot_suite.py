@@ -1,0 +1,73 @@
+"""Robot self-tests of suites/boot against the simulated board: one test per published boot-time number, passing
+at the default speed, and each fault ending in its expected failure and message within a bounded time."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "robot"))
+from selftest import run_gate
+
+from perfgate import criteria
+
+pytestmark = pytest.mark.slow
+
+
+def test_boot_suite_am62xx_lp_sk_passes_one_test_per_published_number(tmp_path):
+    r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], BOOT_CYCLES="2")
+    published = criteria.load("am62xx_lp_sk", "boot_time")
+    assert len(published) == 3
+    tests = r["suites"]["Boot Time"]
+    assert len(tests) == 3, r["stdout"][-2000:]
+    for name in tests:
+        status, message = r["tests"][name]
+        assert status == "PASS", f"{name}: {message}\n{r['stdout'][-3000:]}"
+    assert "LAB=sim: simulated board, not hardware" in r["stdout"]
+    runs = list((r["results"] / "am62xx_lp_sk").glob("*/metrics.json"))
+    assert runs, "no metrics.json"
+    serial = list((r["results"] / "am62xx_lp_sk").glob("*/serial.log"))
+    assert serial and "Starting kernel" in serial[0].read_text(errors="replace")
+    raw = list((r["results"] / "am62xx_lp_sk").glob("*/raw/boot_time/boot-init_sh-*.txt"))
+    assert raw and "# cycle 2" in raw[0].read_text()
+    assert r["seconds"] < 120
+
+
+def test_am62xx_sk_publishes_no_boot_time_and_gets_no_such_tests(tmp_path):
+    r = run_gate(tmp_path, "am62xx_sk", ["boot_time"], BOOT_CYCLES="1")
+    assert r["suites"].get("Boot Time", []) == [], r["tests"]
+    assert r["rc"] == 0, r["stdout"][-2000:]
+
+
+@pytest.mark.parametrize(
+    ("fault", "expect"),
+    [
+        ("kernel-panic", "Kernel panic"),
+        ("no-login", "login prompt"),
+    ],
+)
+def test_boot_faults_fail_with_their_reason(tmp_path, fault, expect):
+    r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], BOOT_CYCLES="1", FAULTS=fault)
+    tests = r["suites"].get("Boot Time", [])
+    assert len(tests) == 3
+    default = [t for t in tests if "init is /bin/sh" not in t]
+    for name in default:
+        status, message = r["tests"][name]
+        assert status == "FAIL" and expect in message, f"{name}: {status} {message}"
+    assert r["seconds"] < 150
+
+
+def test_boot_survives_garbage_on_the_line(tmp_path):
+    r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], BOOT_CYCLES="1", FAULTS="garbage")
+    statuses = {n: s for n, (s, _) in r["tests"].items()}
+    assert len(statuses) == 3 and set(statuses.values()) == {"PASS"}, r["tests"]
+
+
+def test_run_json_says_virtual(tmp_path):
+    r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], BOOT_CYCLES="1")
+    run = next((r["results"] / "am62xx_lp_sk").glob("*/run.json"))
+    meta = json.loads(run.read_text())
+    assert meta.get("virtual") is True and meta.get("lab") == "sim", meta

@@ -1,0 +1,40 @@
+"""Robot self-tests of suites/uboot against the simulated board: j721e-idk-gw's QSPI/OSPI, UFS, EMMC and MMCSD rows,
+one test per published number, and the U-Boot hang fault failing with its message in bounded time."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "robot"))
+from selftest import run_gate
+
+from perfgate import criteria
+
+pytestmark = pytest.mark.slow
+SUITES = ["uboot_emmc", "uboot_mmcsd", "uboot_ospi", "uboot_ufs"]
+
+
+def test_uboot_suites_j721e_pass_one_test_per_published_number(tmp_path):
+    r = run_gate(tmp_path, "j721e-idk-gw", SUITES)
+    for suite in SUITES:
+        published = criteria.load("j721e_idk_gw", suite)
+        assert published, suite
+        title = suite.replace("_", " ").title()
+        tests = r["suites"].get(title, [])
+        assert len(tests) == len(published), (suite, tests, r["stdout"][-2000:])
+        for name in tests:
+            status, message = r["tests"][name]
+            assert status == "PASS", f"{suite} {name}: {message}"
+    assert r["seconds"] < 150
+
+
+def test_uboot_hang_fails_every_uboot_test_with_its_reason(tmp_path):
+    r = run_gate(tmp_path, "j721e-idk-gw", ["uboot_ospi", "uboot_ufs"], FAULTS="uboot-hang")
+    assert r["tests"]
+    for name, (status, message) in r["tests"].items():
+        assert status == "FAIL", name
+        assert "U-Boot" in message and ("did not answer" in message or "prompt" in message), message
+    assert r["seconds"] < 150
