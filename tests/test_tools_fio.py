@@ -1,0 +1,74 @@
+"""fio parser on real fio 3.33 captures (tests/fixtures/fio/PROVENANCE.md) and the sim round trip."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from perfgate.errors import ParseError
+from perfgate.tools import fio
+
+FIX = Path(__file__).parent / "fixtures" / "fio"
+
+
+def read(name: str) -> str:
+    return (FIX / name).read_text(encoding="utf-8")
+
+
+def test_json_write_job() -> None:
+    m = fio.parse(read("write-1m-libaio.json"))
+    assert m["write throughput (MB/s)"] > 0
+    assert "read throughput (MB/s)" not in m  # a direction that moved no data is not reported as zero
+    assert m["write cpu load (%)"] == pytest.approx(m["write_1m: write cpu load (%)"])
+
+
+def test_json_read_job_values() -> None:
+    m = fio.parse(read("read-4k-libaio.json"))
+    assert m["read throughput (MB/s)"] == pytest.approx(171366680 / 1e6)
+    assert m["read cpu load (%)"] == pytest.approx(5.034895 + 39.082752)
+
+
+def test_two_json_documents_from_one_command() -> None:
+    m = fio.parse(read("write-then-read-4k-chain.txt"))
+    assert m["emmc-4k-write: write throughput (MB/s)"] > 0
+    assert m["emmc-4k-read: read throughput (MB/s)"] > 0
+    assert m["read cpu load (%)"] == m["emmc-4k-read: read cpu load (%)"]
+
+
+def test_text_output() -> None:
+    m = fio.parse(read("write-256k-libaio.txt"))
+    assert m["write throughput (MB/s)"] == pytest.approx(1372.0)
+    assert m["write cpu load (%)"] == pytest.approx(14.3)
+    assert m["write iops"] == 5233
+    r = fio.parse(read("read-1m-libaio.txt"))
+    assert r["read throughput (MB/s)"] > 0
+
+
+def test_failed_job_is_a_parse_error_with_line() -> None:
+    with pytest.raises(ParseError) as e:
+        fio.parse(read("error-not-a-directory.txt"))
+    assert e.value.line == 2
+    assert "Not a directory" in str(e.value)
+
+
+def test_unrecognised_and_cut_output() -> None:
+    with pytest.raises(ParseError):
+        fio.parse("sh: fio: not found\n")
+    with pytest.raises(ParseError):
+        fio.parse(read("read-4k-libaio.json")[:400])
+
+
+@pytest.mark.parametrize("fmt", ["json", "normal"])
+def test_round_trip_write_then_read(fmt: str) -> None:
+    opts = f"--ioengine=libaio --iodepth=4 --numjobs=1 --direct=1 --runtime=5 --time_based --output-format={fmt}"
+    cmd = (f"fio --name=mmcsd-4m-write --filename=/mnt/sd/perfgate.fio --size=1G --bs=4m --rw=write {opts} && "
+           f"fio --name=mmcsd-4m-read --filename=/mnt/sd/perfgate.fio --size=1G --bs=4m --rw=read {opts}; "
+           "rm -f /mnt/sd/perfgate.fio")  # fmt: skip
+    values = {"write throughput (MB/s)": 18.2, "write cpu load (%)": 0.66, "read throughput (MB/s)": 82.5,
+              "read cpu load (%)": 1.09}  # fmt: skip
+    m = fio.parse(fio.render(cmd, values, random.Random(3)), cmd)
+    for k, v in values.items():
+        assert m[k] == pytest.approx(v, rel=0.05)
+        assert m[("mmcsd-4m-write: " if k.startswith("write") else "mmcsd-4m-read: ") + k] == m[k]

@@ -1,0 +1,87 @@
+"""iperf3 parser on real iperf 3.12 captures over 127.0.0.1 (tests/fixtures/iperf3/PROVENANCE.md) and the sim
+round trip, including the rate-limited UDP trials of the RFC 2544 search."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from perfgate.errors import ParseError
+from perfgate.tools import iperf3
+
+FIX = Path(__file__).parent / "fixtures" / "iperf3"
+
+
+def read(name: str) -> str:
+    return (FIX / name).read_text(encoding="utf-8")
+
+
+def test_tcp_client_json() -> None:
+    m = iperf3.parse(read("client-tcp-t2.json"))
+    assert m["throughput (Mbits/sec)"] == pytest.approx(27029626861.754116 / 1e6)
+    assert m["send throughput (Mbits/sec)"] == pytest.approx(27030343095.29714 / 1e6)
+    assert m["cpu load (%)"] == pytest.approx(97.8138491312923)
+    assert m["remote cpu load (%)"] == pytest.approx(67.3357930627631)
+    assert "packet loss (%)" not in m
+
+
+def test_bidir_adds_both_directions() -> None:
+    m = iperf3.parse(read("client-tcp-bidir-t2.json"))
+    assert m["throughput (Mbits/sec)"] == pytest.approx((4713354967.945126 + 4393141447.45855) / 1e6)
+
+
+def test_udp_client_json() -> None:
+    m = iperf3.parse(read("client-udp-b100M-l1472-t2.json"))
+    assert m["throughput (Mbits/sec)"] == pytest.approx(99952620.56205215 / 1e6)
+    assert m["packet loss (%)"] == 0.0
+    assert m["datagram size (bytes)"] == 1472
+    assert m["packets per second (kPPS)"] == pytest.approx(m["throughput (Mbits/sec)"] * 1e6 / 8 / 1472 / 1e3, rel=0.01)
+
+
+def test_udp_reverse_with_loss() -> None:
+    m = iperf3.parse(read("client-udp-reverse-b50M-l18-t2.json"))
+    assert m["packet loss (%)"] == pytest.approx(6.16772945970211)
+    assert m["packets per second (kPPS)"] == pytest.approx((217195 - 13396) / 2.003374 / 1e3)
+
+
+def test_server_side_json_and_text_summary() -> None:
+    assert iperf3.parse(read("server-tcp.json"))["throughput (Mbits/sec)"] > 0
+    m = iperf3.parse(read("client-tcp-t2.txt"))
+    assert m["throughput (Mbits/sec)"] == pytest.approx(19100.0)
+    assert m["send throughput (Mbits/sec)"] == pytest.approx(19200.0)
+
+
+def test_error_document_and_garbage() -> None:
+    with pytest.raises(ParseError, match="Connection refused"):
+        iperf3.parse(read("client-no-server.json"))
+    with pytest.raises(ParseError):
+        iperf3.parse("iperf3: error - unable to connect to server: Connection refused\n")
+    with pytest.raises(ParseError):
+        iperf3.parse("hello\n")
+
+
+def test_round_trip_tcp_bidir() -> None:
+    cmd = "iperf3 -c 192.168.0.1 -p 5201 -t 5 --bidir -J"
+    m = iperf3.parse(iperf3.render(cmd, {"throughput (Mbits/sec)": 1835.59, "cpu load (%)": 67.36}, random.Random(2)))
+    assert m["throughput (Mbits/sec)"] == pytest.approx(1835.59, rel=0.01)
+    assert m["cpu load (%)"] == pytest.approx(67.36, rel=0.03)
+
+
+def test_round_trip_udp_trials_show_loss_only_above_capacity() -> None:
+    values = {"throughput (Mbits/sec)": 188.16, "cpu load (%)": 39.8}
+    below = iperf3.parse(iperf3.render("iperf3 -c h -u -b 150M -l 210 -t 2 -J", values, random.Random(1)))
+    above = iperf3.parse(iperf3.render("iperf3 -c h -u -b 300M -l 210 -t 2 -J", values, random.Random(1)))
+    assert below["packet loss (%)"] == 0.0
+    assert below["throughput (Mbits/sec)"] == pytest.approx(150.0, rel=0.01)
+    assert above["packet loss (%)"] > 30
+    assert above["throughput (Mbits/sec)"] == pytest.approx(188.16, rel=0.01)
+
+
+def test_round_trip_udp_possible_loss() -> None:
+    values = {"throughput (Mbits/sec)": 139.74, "packet loss (%)": 47.43, "cpu load (%)": 43.66}
+    m = iperf3.parse(iperf3.render("iperf3 -c h -u -b 1000M -l 82 -t 2 -R -J", values, random.Random(5)))
+    assert m["throughput (Mbits/sec)"] == pytest.approx(139.74, rel=0.01)
+    assert m["packet loss (%)"] == pytest.approx(47.43, rel=0.03)
+    assert m["packets per second (kPPS)"] == pytest.approx(139.74e6 / 8 / 82 / 1e3, rel=0.02)
