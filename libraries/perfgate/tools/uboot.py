@@ -64,8 +64,9 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
         if re.search(r"\b(ERROR|error|failed|not found|Unknown command)\b", text):
             raise ParseError(f"U-Boot reported an error for {command!r}: {text.strip()[:200]}")
         return {f"{direction} (KB/s)": kbps(size, ms), "bytes": float(size), "ms": ms}
-    first = text.strip().splitlines()[0] if text.strip() else "(nothing)"
-    raise ParseError(f"no `bytes read/written in` or `time:` line in U-Boot output; first line: {first!r}")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("=> ")]
+    said = " | ".join(lines[:3]) if lines else "(nothing)"
+    raise ParseError(f"no `bytes read/written in` or `time:` line in U-Boot output; it printed: {said!r}")
 
 
 def _size_for(command: str) -> tuple[str, int]:
@@ -76,12 +77,18 @@ def _size_for(command: str) -> tuple[str, int]:
     return command_size(command)
 
 
-def _mib(bytes_per_s: float) -> str:
-    """U-Boot's print_size for a rate: `55.6 MiB/s`."""
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if bytes_per_s >= scale:
-            return f"{bytes_per_s / scale:.1f} {unit}/s"
-    return f"{int(bytes_per_s)} Bytes/s"
+def print_size(size: int, suffix: str = "") -> str:
+    """U-Boot's print_size (lib/display_options.c): one rounded decimal, left out when it is 0 (`320 MiB/s`)."""
+    for unit, bits in (("EiB", 60), ("PiB", 50), ("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        scale = 1 << bits
+        if size >= scale:
+            n = size >> bits
+            m = (10 * (size - (n << bits)) + (scale >> 1)) >> bits
+            if m >= 10:
+                m -= 10
+                n += 1
+            return f"{n}.{m} {unit}{suffix}" if m else f"{n} {unit}{suffix}"
+    return f"{size} Bytes{suffix}"
 
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
@@ -95,7 +102,7 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     body = words[1:] if timed else words
     if body[0] in ("fatload", "load", "ext4load", "fatwrite", "save", "ext4write"):
         verb = "read" if direction == "read" else "written"
-        return f"{size} bytes {verb} in {ms} ms ({_mib(size * 1000 / ms)})\n"
+        return f"{size} bytes {verb} in {ms} ms ({print_size(size // ms * 1000, '/s')})\n"
     if body[0] == "sf":
         out = f"SF: {size} bytes @ {body[3]} {'Read' if direction == 'read' else 'Written'}: OK\n"
         if body[1] == "update":
