@@ -76,7 +76,7 @@ def _nsecs(command: str | None) -> bool:
     if not command:
         return False
     try:
-        args = shlex.split(command)
+        args = shlex.split(invocation(command))
     except ValueError:
         args = command.split()
     return "-N" in args or "--nsecs" in args
@@ -154,9 +154,19 @@ class Options:
     nsecs: bool = False
 
 
+def invocation(command: str) -> str:
+    """The cyclictest command line itself, also when it is one step of a `sh -c '...; cyclictest ...; ...'`."""
+    i = command.find("cyclictest")
+    if i < 0:
+        return command
+    rest = command[i:]
+    end = min((j for j in (rest.find(c) for c in ";&|'\"\n") if j >= 0), default=len(rest))
+    return rest[:end]
+
+
 def options(command: str) -> Options:
     """The cyclictest options that change what it prints."""
-    args = shlex.split(command)
+    args = shlex.split(invocation(command))
     o = Options()
     i = 0
     while i < len(args):

@@ -1,0 +1,146 @@
+"""RT latency (suite rt_latency): cyclictest's maximum latency per use case on a shielded CPU, and the OSADL test.
+
+Rows named `L_PERF_SHIELD_SMP_<USE CASE>` run the use case's load (variables/workloads/rt.yaml: use_cases.loads)
+and cyclictest on the rt cpu of the guide's cpuset shield, in one shell command; any other row is the OSADL
+command's histogram summary (Max/Min/Avg Latencies, Histogram Overflows). The loop count and duration are shorter
+than the guide's (data), and the log says so.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from perfgate.model import Criterion
+from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, same_command
+from perfgate.workloads.peripherals import clean, fill, missing, settings
+
+SUITE = "rt_latency"
+USE_CASE_PREFIX = "l_perf_shield_smp_"
+
+
+def metric_key(c: Criterion) -> str:
+    """The cyclictest metric a criterion publishes."""
+    text = clean(f"{c.row} {c.metric}")
+    if "overflow" in text:
+        return "histogram overflows"
+    if "min" in text.split() or "min latenc" in text:
+        return "min latency (us)"
+    if "avg" in text or "average" in text:
+        return "avg latency (us)"
+    return "max latency (us)"
+
+
+def use_case(c: Criterion) -> str | None:
+    row = clean(c.row)
+    if row.startswith(USE_CASE_PREFIX):
+        return row[len(USE_CASE_PREFIX) :].upper()
+    return None
+
+
+class RtLatency(Workload):
+    suite = SUITE
+
+    def _use_case_run(self, name: str, s: dict, profile: dict, lab: dict, tester: str) -> Run | str:
+        uc = s["use_cases"]
+        load = (uc.get("loads") or {}).get(name)
+        if load is None:
+            return f"no load for use case {name} (variables/workloads/rt.yaml: rt_latency.use_cases.loads)"
+        reason = missing(load.get("requires"), profile, lab, f"use case {name}: ")
+        if reason:
+            return reason
+        values = {**(uc.get("devices") or {}), **uc, "cpus": profile.get("cpus", 1), "tester": tester}
+        values["cgroup"] = uc.get("cgroup", "/sys/fs/cgroup")
+        shield = [fill(line, values) for line in uc.get("shield") or []]
+        cyclictest = f"{s.get('cyclictest', 'cyclictest')} {fill(uc['options'], values)}"
+        steps = list(shield)
+        if load.get("load"):
+            steps.append(f"{fill(fill(load['load'], values), values)} > /dev/null 2>&1 & LOAD=$!")
+            steps.append(cyclictest)
+            steps.append("kill $LOAD 2>/dev/null; wait $LOAD 2>/dev/null; true")
+        else:
+            steps.append(cyclictest)
+        seconds = _seconds(str(uc.get("duration", "60s")))
+        return Run("cyclictest", "sh -c " + shlex.quote("; ".join(steps)), timeout=seconds * 2 + 120,
+                   label=f"cyclictest-{name.lower()}")  # fmt: skip
+
+    def _osadl_run(self, s: dict) -> Run:
+        o = s["osadl"]
+        command = f"{s.get('cyclictest', 'cyclictest')} {fill(o['options'], o)}"
+        seconds = int(o.get("loops", 100000)) * 200e-6
+        return Run("cyclictest", command, timeout=seconds * 3 + 120, label="cyclictest-osadl")
+
+    def plan_with_skips(self, criteria: list[Criterion], profile: dict, lab: dict,
+                        tester: str = "{tester}") -> tuple[list[Run], dict[str, str]]:  # fmt: skip
+        s = settings(SUITE, profile)
+        runs: dict[str, Run] = {}
+        skipped: dict[str, str] = {}
+        for c in criteria:
+            name = use_case(c)
+            key = name or "OSADL"
+            if key not in runs and key not in skipped:
+                r = self._use_case_run(name, s, profile, lab, tester) if name else self._osadl_run(s)
+                if isinstance(r, str):
+                    skipped[key] = r
+                    continue
+                runs[key] = r
+            if key in skipped:
+                skipped[c.id] = skipped[key]
+                continue
+            runs[key].keys.setdefault(metric_key(c), []).append(c.id)
+        return list(runs.values()), {k: v for k, v in skipped.items() if "." in k}
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        tester = str(((lab or {}).get("tester") or {}).get("address", "127.0.0.1"))
+        return self.plan_with_skips(criteria, profile, lab, tester)[0]
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        tester = ctx.tester() if any(_needs_tester(c, ctx.profile) for c in criteria) else "127.0.0.1"
+        runs, skipped = self.plan_with_skips(criteria, ctx.profile, ctx.lab, tester)
+        s = settings(SUITE, ctx.profile)
+        o, uc = s["osadl"], s["use_cases"]
+        if any(r.label == "cyclictest-osadl" for r in runs):
+            ctx.note(f"OSADL test with {o.get('loops')} loops (the guide: {o.get('guide_loops')}), by cyclictest")
+        if any(r.label != "cyclictest-osadl" for r in runs):
+            ctx.note(f"shielded use cases run {uc.get('duration')} each (the guide: {uc.get('guide_duration')}), "
+                     "by cyclictest")  # fmt: skip
+        out = _run_all(self, runs, ctx)
+        out.skipped.update(skipped)
+        return out
+
+    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
+        tester = str(((lab or {}).get("tester") or {}).get("address", "127.0.0.1"))
+        by_id = {c.id: c for c in criteria}
+        for t in dict.fromkeys([tester, "127.0.0.1"]):
+            for run in self.plan_with_skips(criteria, profile, lab, t)[0]:
+                if same_command(run.command, command):
+                    return Expected(run.tool, {k: by_id[ids[0]].value for k, ids in run.keys.items() if ids})
+        return None
+
+
+def _needs_tester(c: Criterion, profile: dict) -> bool:
+    name = use_case(c)
+    if not name:
+        return False
+    load = (settings(SUITE, profile)["use_cases"].get("loads") or {}).get(name) or {}
+    return "{tester}" in str(load.get("load", ""))
+
+
+def _seconds(text: str) -> float:
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    text = text.strip()
+    if text and text[-1] in units:
+        return float(text[:-1]) * units[text[-1]]
+    return float(text)
+
+
+def _run_all(workload: Workload, runs: list[Run], ctx: Context) -> Measurements:
+    """Workload.measure's loop over given runs (the base class plans them itself)."""
+
+    class _Fixed(Workload):
+        def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+            return runs
+
+    return _Fixed.measure(_Fixed(), [], ctx)
+
+
+WORKLOAD = RtLatency()

@@ -1,0 +1,16 @@
+*** Settings ***
+Documentation    Graphics / GFXBench, as the guide's "GFXBench Performance" table.
+...              One test per number the guide publishes for the board.
+...              Runs each GFXBench test and reads its Score and Fps; needs the board's GPU and a display.
+
+Library          DataDriver    file=${CRITERIA_DIR}/gfxbench.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    gfxbench
+Test Template    Criterion Should Hold
+
+Test Tags        graphics    gfxbench
+
+
+*** Test Cases ***
+Criterion ${id}    Default

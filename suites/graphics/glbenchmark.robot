@@ -1,0 +1,16 @@
+*** Settings ***
+Documentation    Graphics / GLBenchmark 2.5, as the guide's Performance, Vertex and Pixel Throughput tables.
+...              One test per number the guide publishes for the board.
+...              Runs each GLBenchmark test by its test number and reads Fps, triangles/sec and texels/sec.
+
+Library          DataDriver    file=${CRITERIA_DIR}/glbenchmark.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    glbenchmark
+Test Template    Criterion Should Hold
+
+Test Tags        graphics    glbenchmark
+
+
+*** Test Cases ***
+Criterion ${id}    Default

@@ -1,0 +1,16 @@
+*** Settings ***
+Documentation    Multimedia (Decode), as the guide's GStreamer decode tables per codec and container.
+...              One test per number the guide publishes for the board.
+...              Plays the lab's streams with gst-launch-1.0 playbin to kmssink; fps = frames / execution time.
+
+Library          DataDriver    file=${CRITERIA_DIR}/decode.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    decode
+Test Template    Criterion Should Hold
+
+Test Tags        multimedia    decode
+
+
+*** Test Cases ***
+Criterion ${id}    Default

@@ -1,0 +1,17 @@
+*** Settings ***
+Documentation    Real-time latency, as the guide's "Maximum Latency under different use cases" and "OSADL Test".
+...              One test per number the guide publishes for the board.
+...              Runs cyclictest on a shielded CPU under each use case's load, and the OSADL command;
+...              keeps the histograms.
+
+Library          DataDriver    file=${CRITERIA_DIR}/rt_latency.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    rt_latency
+Test Template    Criterion Should Hold
+
+Test Tags        rt    rt_latency
+
+
+*** Test Cases ***
+Criterion ${id}    Default
