@@ -1,0 +1,85 @@
+"""Boards by any of their names (perfgate.boards) and `python -m perfgate criteria <board> --json`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from perfgate import boards, criteria
+from perfgate.errors import UnknownBoard
+from perfgate.model import FIELDS
+
+TEN = [
+    "am43xx_gpevm", "am574x_idk", "am62xx_lp_sk", "am62xx_sk", "am62xxsip_sk",
+    "am64xx_evm", "j7200_evm", "j721e_idk_gw", "j721s2_evm", "j784s4_evm",
+]  # fmt: skip
+
+
+def perfgate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "perfgate", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "board"),
+    [
+        ("am62xx_sk", "am62xx_sk"),
+        ("am62xx_sk-fs", "am62xx_sk"),
+        ("am62xx-sk", "am62xx_sk"),
+        ("AM62XX-SK", "am62xx_sk"),
+        (" am62xx_sk ", "am62xx_sk"),
+        ("j721e-idk-gw", "j721e_idk_gw"),
+        ("j721e_idk_gw", "j721e_idk_gw"),
+        ("j721e-idk-gw-fs", "j721e_idk_gw"),
+        ("am574x-idk", "am574x_idk"),
+        ("am43xx-gpevm", "am43xx_gpevm"),
+        ("am62xxsip_sk-fs", "am62xxsip_sk"),
+        ("am57xx-idk", "am574x_idk"),  # a profile alias
+    ],
+)
+def test_any_name_resolves(name: str, board: str):
+    assert boards.resolve(name) == board
+
+
+def test_the_ten_guide_boards_are_known():
+    assert set(TEN) <= set(boards.known())
+    for b in TEN:
+        assert criteria.suites_of(b), b
+
+
+@pytest.mark.parametrize("name", ["am62xx_skk", "j721e", "", "   "])
+def test_unknown_board_lists_the_known_ones(name: str):
+    with pytest.raises(UnknownBoard) as e:
+        boards.resolve(name)
+    for b in TEN:
+        assert b in str(e.value)
+
+
+def test_criteria_json_for_an_alias():
+    r = perfgate("criteria", "j721e-idk-gw", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert len(data) == len(criteria.load("j721e_idk_gw")) == 443
+    assert all(set(d) == set(FIELDS) for d in data)
+    assert {d["board"] for d in data} == {"j721e_idk_gw"}
+    lat = next(d for d in data if d["name"] == "lat_tcp (us)")
+    assert (lat["value"], lat["unit"], lat["direction"], lat["suite"]) == (0.79, "us", "lower", "lmbench")
+
+
+def test_criteria_json_one_suite():
+    r = perfgate("criteria", "am62xx_sk-fs", "--suite", "dhrystone", "--json")
+    assert r.returncode == 0, r.stderr
+    rows = {d["name"]: d for d in json.loads(r.stdout)}
+    assert set(rows) == {"cpu_clock (MHz)", "dhrystone_per_mhz (DMIPS/MHz)", "dhrystone_per_second (DhrystoneP)"}
+    assert rows["cpu_clock (MHz)"]["direction"] == "match"
+
+
+def test_criteria_unknown_board_exits_2_listing_the_known():
+    r = perfgate("criteria", "am99xx", "--json")
+    assert r.returncode == 2
+    assert "unknown board 'am99xx'" in r.stderr and "am62xx_sk" in r.stderr and "j784s4_evm" in r.stderr
+    assert r.stdout == ""

@@ -1,0 +1,261 @@
+"""The importer on the five real guides and on small malformed samples (tests/fixtures/guides/)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from perfgate import criteria, paths
+from perfgate.guides.importer import Importer, guide_files
+from perfgate.model import FIELDS
+
+sys.path.insert(0, str(Path(__file__).parent))
+from guide_counts import AM57X_EXPECTED, count_guide
+
+REPO = paths.root()
+GUIDES = paths.guides()
+FIXTURES = Path(__file__).parent / "fixtures" / "guides"
+BOARDS = {
+    "am43xx_gpevm", "am574x_idk", "am62xx_lp_sk", "am62xx_sk", "am62xxsip_sk",
+    "am64xx_evm", "j7200_evm", "j721e_idk_gw", "j721s2_evm", "j784s4_evm",
+}  # fmt: skip
+
+pytestmark = pytest.mark.skipif(not GUIDES.is_dir(), reason=f"no guides at {GUIDES}")
+
+
+def perfgate(*args: str, root: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if root is not None:
+        env["PERFGATE_ROOT"] = str(root)
+        env["PERFGATE_GUIDES"] = str(GUIDES)
+    return subprocess.run(
+        [sys.executable, "-m", "perfgate", *args], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def imported():
+    return Importer().run(guide_files())
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    """A repository root with the importer's data files and the committed thresholds, to write into."""
+    v = tmp_path / "variables"
+    v.mkdir()
+    for name in ("sections.yaml", "units.yaml", "directions.yaml"):
+        shutil.copy(REPO / "variables" / name, v / name)
+    shutil.copytree(REPO / "variables" / "boards", v / "boards")
+    shutil.copytree(REPO / "variables" / "thresholds", v / "thresholds")
+    return tmp_path
+
+
+def test_committed_thresholds_match_the_guides():
+    """`import --check` is the gate on the committed files: they regenerate from the guides."""
+    r = perfgate("import", "--check", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "match the guides" in r.stdout
+
+
+def test_import_regenerates_byte_for_byte(scratch: Path):
+    thresholds = scratch / "variables" / "thresholds"
+    shutil.rmtree(thresholds)
+    r = perfgate("import", root=scratch)
+    assert r.returncode == 0, r.stderr
+    committed = sorted(p.relative_to(REPO / "variables" / "thresholds") for p in paths.thresholds().rglob("*.csv"))
+    regenerated = sorted(p.relative_to(thresholds) for p in thresholds.rglob("*.csv"))
+    assert regenerated == committed
+    for rel in committed:
+        assert (thresholds / rel).read_bytes() == (paths.thresholds() / rel).read_bytes(), rel
+
+
+def test_check_fails_on_a_changed_missing_or_stale_file(scratch: Path):
+    thresholds = scratch / "variables" / "thresholds"
+    assert perfgate("import", "--check", "-q", root=scratch).returncode == 0
+    f = thresholds / "am62xx_sk" / "stream.csv"
+    f.write_text(f.read_text().replace("1637.6", "1637.7"))
+    (thresholds / "j7200_evm" / "dhrystone.csv").unlink()
+    (thresholds / "am64xx_evm" / "old_suite.csv").write_text("stale\n")
+    r = perfgate("import", "--check", "-q", root=scratch)
+    assert r.returncode == 1
+    assert "differs: " in r.stderr and "am62xx_sk/stream.csv" in r.stderr
+    assert "missing: " in r.stderr and "j7200_evm/dhrystone.csv" in r.stderr
+    assert "stale: " in r.stderr and "old_suite.csv" in r.stderr
+    # import repairs all three
+    assert perfgate("import", "-q", root=scratch).returncode == 0
+    assert perfgate("import", "--check", "-q", root=scratch).returncode == 0
+    assert not (thresholds / "am64xx_evm" / "old_suite.csv").exists()
+
+
+def test_no_arguments_imports_the_five_guides():
+    names = [p.name for p in guide_files()]
+    assert names == sorted(
+        [
+            "linux-09.01.00-j7.rst",
+            "linux-10.00-am62x.rst",
+            "linux-11.02-am437x.rst",
+            "rt-linux-2017.05-am57x.rst",
+            "rt-linux-am64x.rst",
+        ]
+    )
+
+
+def test_ten_boards_each_with_one_guide_and_release(imported):
+    boards = {c.board for gi in imported for c in gi.criteria}
+    assert boards == BOARDS
+    guide_of = {}
+    for gi in imported:
+        for c in gi.criteria:
+            assert guide_of.setdefault(c.board, c.guide) == c.guide
+    releases = {gi.name: gi.release for gi in imported}
+    assert releases == {
+        "linux-09.01.00-j7.rst": "09.01.00",
+        "linux-10.00-am62x.rst": "10.00",
+        "linux-11.02-am437x.rst": "11.02",
+        "rt-linux-2017.05-am57x.rst": "2017.05",
+        "rt-linux-am64x.rst": "unstated",  # the AM64x RT guide names no release
+    }
+
+
+def test_boards_command_counts_match_an_independent_count():
+    """Per board: `python -m perfgate boards --json` against regex counts over the raw guides (guide_counts.py)."""
+    r = perfgate("boards", "--json")
+    assert r.returncode == 0, r.stderr
+    listed = {row["board"]: row for row in json.loads(r.stdout)}
+    expected: Counter[str] = Counter()
+    for guide in guide_files():
+        expected += count_guide(guide)
+    assert set(expected) == BOARDS
+    for board, n in expected.items():
+        assert listed[board]["criteria"] == n, board
+    assert listed["am574x_idk"]["suites"] == AM57X_EXPECTED
+
+
+def test_boards_command_prints_guide_release_and_suites():
+    r = perfgate("boards")
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("am43xx_gpevm "))
+    assert "linux-11.02-am437x.rst" in line and "11.02" in line and "lmbench 115" in line and "openssl 85" in line
+
+
+def test_criterion_fields(imported):
+    allc = [c for gi in imported for c in gi.criteria]
+    assert len({c.id for c in allc}) == len(allc)
+    by_id = {c.id: c for c in allc}
+    c = by_id["am62xx_sk.lmbench.lmbench-benchmarks.bw-mem-bzero-1mb-mb-s.perf"]
+    assert (c.name, c.row, c.metric, c.unit) == ("bw_mem-bzero-1mb (MB/s)", "bw_mem-bzero-1mb (MB/s)", "perf", "MB/s")
+    assert (c.value, c.min, c.max, c.direction) == (1263.86, 794.91, 1732.80, "higher")
+    assert (c.chapter, c.suite, c.table, c.release) == ("system", "lmbench", "LMBench Benchmarks", "10.00")
+    assert c.source == "linux-10.00-am62x.rst:82"
+    # two key columns; hex sizes are keys; settings are context, not criteria
+    c = by_id["j721e_idk_gw.openssl.openssl-performance.aes-128-cbc-1024.throughput-kbytes-sec"]
+    assert (c.row, c.name, c.unit, c.value) == ("aes-128-cbc / 1024", "aes-128-cbc / 1024", "KB/s", 48453.63)
+    c = by_id["am62xx_sk.uboot_emmc.uboot-emmc-raw.2000000.write-throughput-kbytes-sec"]
+    assert (c.row, c.value, c.chapter) == ("2000000", 59470.05, "uboot")
+    c = by_id["j721s2_evm.ethernet.cpsw-udp-egress-throughput.1518.throughput-mbits-sec"]
+    assert c.context == "UDP Datagram Size(bytes) (LOCAL_SEND_SIZE)=1472.00"
+    assert c.name == "CPSW UDP Egress Throughput · 1518 · THROUGHPUT (Mbits/sec)"
+    assert not any("Datagram" in x.metric or "Rail voltage" in x.metric for x in allc)
+    # bare board column (low power), `n/a` is not a number; the rail voltage is context
+    c = by_id["am62xx_sk.low_power.deep-sleep.vdd-core"]
+    assert (c.name, c.value, c.unit, c.direction, c.context) == ("Deep sleep · vdd_core", 7.95, "mW", "lower",
+                                                                 "Rail voltage(V)=0.85")  # fmt: skip
+    assert "am62xx_sk.low_power.deep-sleep.vddr-core" not in by_id
+
+
+def test_am57x_flat_lists(imported):
+    by_id = {c.id: c for gi in imported for c in gi.criteria}
+    lm = [c for c in by_id.values() if c.board == "am574x_idk" and c.suite == "lmbench"]
+    names = {c.name for c in lm}
+    assert "af_unix_socket_stream_bandwidt (MBs)" in names  # truncated as printed, unescaped
+    assert "tcp_ip_connection_cost_to_loca (microsec)" in names
+    assert not any("\\" in n for n in names)
+    c = next(c for c in lm if c.name == "bw_mem-bzero-1mb (MB/s)")
+    assert (c.value, c.min, c.max, c.source) == (3916.5, 3534.23, 4298.76, "rt-linux-2017.05-am57x.rst:74")
+    c = by_id["am574x_idk.glbenchmark.glbenchmark-2-5-pixel-throughput.glb25-filltestc24z16-test.fps"]
+    assert (c.value, c.min, c.max, c.context) == (30.71, 30.49, 31.0, "Test Number=2500101.0")
+    udp = [c for c in by_id.values() if c.board == "am574x_idk" and c.suite == "ethernet"]
+    assert len(udp) == 20 and all(c.context.startswith("packet_size (bytes)=") for c in udp)
+    assert {c.release for c in udp} == {"2017.05-RT"}
+    c = by_id["am574x_idk.rt_latency.osadl-test.max-latencies"]
+    assert (c.value, c.unit, c.direction, c.context) == (27.0, "us", "lower", "Total=100000000")
+    mmc = [c for c in by_id.values() if c.board == "am574x_idk" and c.suite == "mmcsd"]
+    assert len(mmc) == 60 and len({c.name for c in mmc}) == 60
+
+
+def test_ambiguous_tables_are_reported_and_skipped(imported):
+    am57 = next(gi for gi in imported if gi.name.startswith("rt-linux-2017.05"))
+    skipped = {tr.title: tr.skipped for tr in am57.results if tr.skipped}
+    assert "cannot tell which column" in skipped["Ethernet performance table"]
+    assert skipped["Sensor Capture"].startswith("no values")
+    assert not any(c.table == "Ethernet performance table" for c in am57.criteria)
+
+
+def test_guide_names_stay_distinct_and_unique_per_file(imported):
+    for board in BOARDS:
+        for suite in {c.suite for gi in imported for c in gi.criteria if c.board == board}:
+            names = [c.name.casefold() for gi in imported for c in gi.criteria if c.board == board and c.suite == suite]
+            assert len(names) == len(set(names)), (board, suite)
+    # published twice under two names: two criteria
+    am62 = {c.name for gi in imported for c in gi.criteria if c.board == "am62xx_sk" and c.suite == "lmbench"}
+    assert {"lat_tcp (us)", "tcp_latency_using_localhost (microsec)"} <= am62
+    # two rows differing only in case (AM62x boot time) stay two criteria
+    boot = [c for gi in imported for c in gi.criteria if c.board == "am62xx_lp_sk" and c.suite == "boot_time"]
+    assert [c.value for c in boot] == [17.28, 4.42, 23.13]
+    assert boot[2].name.endswith(" #2") and boot[2].id.endswith("-2")
+
+
+def test_threshold_files_are_readable_and_complete():
+    for board in BOARDS:
+        for suite in criteria.suites_of(board):
+            for c in criteria.read(paths.thresholds() / board / f"{suite}.csv"):
+                assert c.board == board and c.suite == suite
+                assert c.direction in ("higher", "lower", "match")
+                assert set(c.to_json()) == set(FIELDS)
+
+
+def test_malformed_csv_table_names_file_and_line_and_the_rest_imports(scratch: Path):
+    guide = FIXTURES / "malformed.rst"
+    r = perfgate("import", str(guide), root=scratch)
+    assert r.returncode == 1
+    assert "malformed.rst:15: malformed csv row" in r.stderr  # unbalanced quote
+    assert "malformed.rst:23: row has 3 cells, the header has 2" in r.stderr
+    written = criteria.read(scratch / "variables" / "thresholds" / "am62xx_sk" / "linpack.csv")
+    assert [(c.name, c.value, c.source) for c in written] == [("linpack (Kflops)", 578100.0, "malformed.rst:31")]
+    assert not (scratch / "variables" / "thresholds" / "am62xx_sk" / "dhrystone.csv").exists()
+
+
+def test_flat_list_forms():
+    (gi,) = Importer().run([FIXTURES / "flat.rst"])
+    got = {(c.suite, c.name): c for c in gi.criteria}
+    assert set(got) == {
+        ("stream", "copy (MB/s)"),
+        ("stream", "triad (MB/s)"),
+        ("ethernet", "throughput (Mbits/s)"),
+        ("emmc", "102400 · Write EXT4 Throughput (Mbytes/sec)"),
+        ("emmc", "102400 · Read EXT4 CPU Load (%)"),
+        ("emmc", "262144 · Write EXT4 Throughput (Mbytes/sec)"),
+        ("emmc", "262144 · Read EXT4 CPU Load (%)"),
+    }
+    c = got[("stream", "triad (MB/s)")]
+    assert (c.value, c.min, c.max, c.table, c.release) == (2834.9, 2800.1, 2870.0, "Stream Benchmarks", "2017.05")
+    c = got[("ethernet", "throughput (Mbits/s)")]
+    assert (c.context, c.unit, c.release, c.source) == ("packet_size (bytes)=64.0", "Mbits/sec", "2017.05-RT",
+                                                        "flat.rst:41")  # fmt: skip
+    assert got[("emmc", "262144 · Write EXT4 Throughput (Mbytes/sec)")].min == 40.0
+    skipped = {tr.title: tr.skipped for tr in gi.results if tr.skipped}
+    assert set(skipped) == {"Ethernet performance table", "Sensor Capture"}
+    assert gi.errors == []
+
+
+def test_unreadable_guide_is_an_error_with_its_path(tmp_path: Path):
+    r = perfgate("import", "--check", str(tmp_path / "nope.rst"))
+    assert r.returncode == 2
+    assert "nope.rst: cannot read guide" in r.stderr
