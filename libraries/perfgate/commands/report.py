@@ -1,14 +1,16 @@
 """`python -m perfgate report <run dir>`: rebuild comparison.html (and summary.csv) from a run's metrics.json.
 
-Use it for a run that was killed before it finished, or after changing the report. `--history` also appends the
-run to its board's history (a finished run is appended by the gate itself).
+Use it for a run that was killed before it finished, or after changing the report. It also copies Robot's
+output.xml, log.html and report.html into the run directory from where run.json says Robot wrote them (and
+writes log.html with rebot when there is only an output.xml), so the page's links into the log work.
+`--history` also appends the run to its board's history (a finished run is appended by the gate itself).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from perfgate.report import atomic, history, html, rundir
+from perfgate.report import atomic, history, html, robotfiles, rundir
 from perfgate.report.metrics import SUMMARY_CSV, summary_csv
 
 
@@ -17,11 +19,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run", help="a run directory, or <board>[/<run>|/latest|/previous] under results/")
     parser.add_argument("--history", action="store_true", help="append the run to the board's history.jsonl")
     parser.add_argument("--no-charts", action="store_true", help="tables only (no matplotlib)")
+    parser.add_argument(
+        "--no-robot-files", action="store_true", help="do not copy Robot's output.xml/log.html into the run directory"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     run_dir = rundir.resolve(args.run)
     r = rundir.load(run_dir)
+    if not args.no_robot_files:
+        for f in robotfiles.collect(run_dir, {k: r.meta.get(k) for k in robotfiles.NAMES}, r.meta):
+            print(f)
     atomic.write_text(run_dir / SUMMARY_CSV, summary_csv(r.entries))
     page = html.build(run_dir, charts=not args.no_charts)
     print(page)

@@ -120,6 +120,17 @@ def _duration(meta: dict) -> str:
     return f"{secs // 3600}:{secs // 60 % 60:02d}:{secs % 60:02d}"
 
 
+def log_href(run: rundir.Run) -> str:
+    """Where Robot's log is, relative to the run directory: its copy there (perfgate.robot.listener or
+    `perfgate report`), else where Robot writes it (at the very end of the run), else where a copy will be."""
+    if (run.path / "log.html").exists():
+        return "log.html"
+    log = run.meta.get("log")
+    if log and str(log).upper() != "NONE":
+        return os.path.relpath(Path(str(log)).resolve(), run.path.resolve()).replace(os.sep, "/")
+    return "log.html"
+
+
 def render(run: rundir.Run, charts: bool = True) -> str:
     entries = run.entries
     return _env.get_template("comparison.html.j2").render(
@@ -133,7 +144,7 @@ def render(run: rundir.Run, charts: bool = True) -> str:
         verdict=gate_verdict(entries) if entries else "fail",
         verdicts=VERDICTS,
         suites=_suite_views(entries, run.path, charts),
-        has_log=(run.path / "log.html").exists() or any(robot_test(e)[0] for e in entries),
+        log_href=log_href(run),
     )
 
 

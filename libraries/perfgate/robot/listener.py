@@ -1,0 +1,53 @@
+"""`robot --listener perfgate.robot.listener.RunFiles ...`: puts Robot's output.xml, log.html, report.html and
+xunit into the run directory (results/<board>/<run>/) when Robot has written them, and rebuilds comparison.html
+so that its links into the log work. A library cannot do this: Robot tells only command-line listeners where
+its files are. Under pabot (no log per process) it writes the board's log.html with rebot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
+
+
+class RunFiles:
+    ROBOT_LISTENER_API_VERSION = 3
+
+    def __init__(self) -> None:
+        self.run_dir: Path | None = None
+        self.files: dict[str, str] = {}
+
+    def end_suite(self, data, result) -> None:
+        if result.parent is not None:
+            return
+        try:
+            value = BuiltIn().get_variable_value("${RUN_DIR}")
+        except RobotNotRunningError:
+            return
+        if value:
+            self.run_dir = Path(str(value))
+
+    def output_file(self, path) -> None:
+        self.files["output"] = str(path)
+
+    def log_file(self, path) -> None:
+        self.files["log"] = str(path)
+
+    def report_file(self, path) -> None:
+        self.files["report"] = str(path)
+
+    def xunit_file(self, path) -> None:
+        self.files["xunit"] = str(path)
+
+    def close(self) -> None:
+        if self.run_dir is None or not self.run_dir.is_dir():
+            return
+        from perfgate.report import html, robotfiles, rundir
+
+        try:
+            meta = rundir.load(self.run_dir).meta
+            robotfiles.collect(self.run_dir, self.files, meta)
+            html.build(self.run_dir)
+        except Exception as e:  # the run's own files are valid already; never fail the run here
+            print(f"perfgate: could not copy Robot's files into {self.run_dir}: {e}")

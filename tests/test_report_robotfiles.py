@@ -1,0 +1,95 @@
+"""Robot's own files in the run directory, so that comparison.html's `log.html#<test id>` links open the test:
+the command-line listener perfgate.robot.listener.RunFiles, and `perfgate report` afterwards."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from perfgate import cli
+from perfgate.report.metrics import RunRecorder
+
+
+def _suite(tmp_path: Path) -> Path:
+    """A run whose 'gate' records two criteria with the Robot test ids they ran as."""
+    lib = tmp_path / "MiniGate.py"
+    lib.write_text(
+        "from pathlib import Path\n"
+        "from robot.libraries.BuiltIn import BuiltIn\n"
+        "from perfgate.report.metrics import RunRecorder\n"
+        "class MiniGate:\n"
+        "    ROBOT_LIBRARY_SCOPE = 'GLOBAL'\n"
+        "    def open_run(self, run_dir):\n"
+        "        self.rec = RunRecorder(Path(run_dir), {'board': 'b', 'lab': 'sim', 'virtual': True,\n"
+        "            'log': BuiltIn().get_variable_value('${LOG FILE}'),\n"
+        "            'output': BuiltIn().get_variable_value('${OUTPUT FILE}')})\n"
+        "        BuiltIn().set_global_variable('${RUN_DIR}', run_dir)\n"
+        "    def judge(self, name, verdict):\n"
+        "        test = BuiltIn().get_variable_value('${TEST NAME}')\n"
+        "        tid = BuiltIn()._context.test.id if hasattr(BuiltIn()._context, 'test') else None\n"
+        "        self.rec.record({'id': 'b.s.t.' + name, 'name': name, 'suite': 's', 'chapter': 'system',\n"
+        "            'measured': 1.0, 'published': 1.0, 'verdict': verdict, 'test': tid, 'test_name': test})\n"
+        "        if verdict == 'fail':\n"
+        "            raise AssertionError(name + ' worse than published')\n"
+        "    def close_run(self):\n"
+        "        self.rec.finish({})\n"
+    )
+    suite = tmp_path / "gate.robot"
+    suite.write_text(
+        f"*** Settings ***\nLibrary    {lib}\nSuite Setup    Open Run    {tmp_path / 'results' / 'b' / 'run1'}\n"
+        "Suite Teardown    Close Run\n\n*** Test Cases ***\nCopy Holds\n    Judge    copy    pass\n\n"
+        "Latency Holds\n    Judge    latency    fail\n"
+    )
+    return suite
+
+
+def _robot(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), *args, str(_suite(tmp_path))]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path)
+
+
+def test_listener_puts_robot_files_in_the_run_dir(tmp_path: Path) -> None:
+    p = _robot(tmp_path, "--listener", "perfgate.robot.listener.RunFiles", "--xunit", "xunit.xml")
+    assert p.returncode == 1, p.stdout + p.stderr
+    run = tmp_path / "results" / "b" / "run1"
+    for f in ("output.xml", "log.html", "report.html", "xunit.xml", "comparison.html", "metrics.json"):
+        assert (run / f).exists(), f
+    page = (run / "comparison.html").read_text()
+    entries = json.loads((run / "metrics.json").read_text())
+    assert [e["test"] for e in entries] == ["s1-t1", "s1-t2"]
+    assert 'href="log.html#s1-t2"' in page and 'id="robot-log">log.html<' in page
+    assert "Latency Holds" in (run / "log.html").read_text()  # Robot's log of this very run
+
+
+def test_under_pabot_no_log_is_written_so_rebot_writes_one(tmp_path: Path) -> None:
+    p = _robot(tmp_path, "--listener", "perfgate.robot.listener.RunFiles", "--log", "NONE", "--report", "NONE")
+    assert p.returncode == 1, p.stdout + p.stderr
+    run = tmp_path / "results" / "b" / "run1"
+    assert (run / "output.xml").exists() and (run / "log.html").exists() and (run / "report.html").exists()
+    assert "Latency Holds" in (run / "log.html").read_text()
+
+
+def test_without_the_listener_the_page_links_to_robots_log_and_report_copies_it(tmp_path: Path, capsys) -> None:
+    p = _robot(tmp_path)
+    assert p.returncode == 1, p.stdout + p.stderr
+    run = tmp_path / "results" / "b" / "run1"
+    assert not (run / "log.html").exists()
+    page = (run / "comparison.html").read_text()
+    assert 'href="../../../out/log.html#s1-t2"' in page  # where robot wrote it, relative to the run dir
+    assert cli.main(["report", str(run), "--no-charts"]) == 0
+    assert (run / "log.html").exists() and (run / "output.xml").exists()
+    assert 'href="log.html#s1-t2"' in (run / "comparison.html").read_text()
+
+
+def test_an_older_runs_log_is_not_copied(tmp_path: Path) -> None:
+    old = tmp_path / "log.html"
+    old.write_text("old")
+    import os
+
+    os.utime(old, (1_000_000_000, 1_000_000_000))
+    run = tmp_path / "run"
+    RunRecorder(run, {"board": "b", "lab": "sim", "log": str(old)})
+    assert cli.main(["report", str(run), "--no-charts"]) == 0
+    assert not (run / "log.html").exists()
