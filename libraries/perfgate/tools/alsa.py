@@ -93,7 +93,7 @@ def _is_timed(command: str) -> bool:
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     bps = float(values.get(THROUGHPUT, 1411200.0)) * rng.uniform(0.99995, 1.00005)
-    cpu = max(0.01, float(values.get(CPU, 0.5)) * rng.uniform(0.9, 1.1))
+    cpu = max(0.01, float(values.get(CPU, 0.5)) * rng.uniform(0.995, 1.005))
     if _is_timed(command):
         return _render_timed(command, bps, cpu)
     direction = "write" if re.search(r"playback|\bplay\b|-t\s*p", command) else "Read"

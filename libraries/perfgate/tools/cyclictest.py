@@ -208,23 +208,35 @@ def options(command: str) -> Options:
     return o
 
 
-def _thread_sample(rng: random.Random, loops: int, peak: int) -> tuple[dict[int, int], int, int, int]:
-    """A plausible latency distribution: most samples near the minimum, a thin tail, exactly one at `peak`."""
-    low = max(1, min(peak - 1, round(peak * rng.uniform(0.15, 0.3))))
-    mode = max(low, min(peak - 1, round(low * rng.uniform(1.2, 1.6))))
+def _thread_sample(
+    rng: random.Random, loops: int, peak: int, low: int | None = None, mean: float | None = None
+) -> tuple[dict[int, int], int, int, int]:
+    """A plausible latency distribution: one sample at `low`, one at `peak`, the rest around `mean`."""
+    if low is None:
+        low = max(1, min(peak - 1, round(peak * rng.uniform(0.15, 0.3))))
+    low = max(0, min(low, peak))
+    if mean is None:
+        mean = min(peak, low * rng.uniform(1.2, 1.6))
+    mean = min(max(mean, low), peak)
+    n = max(2, loops)
+    samples = [low, peak]
+    sd = max(0.5, (mean - low) * 0.5)
+    for _ in range(n - 2):
+        samples.append(min(peak, max(low, round(rng.gauss(mean, sd)))))
+    target = round(mean * n)
+    total = sum(samples)
+    i = 2
+    while total != target and i < 10 * n:  # nudge samples (not the two extremes) until the mean is the target
+        j = 2 + i % (n - 2) if n > 2 else 0
+        step = 1 if total < target else -1
+        if n > 2 and low <= samples[j] + step <= peak:
+            samples[j] += step
+            total += step
+        i += 1
     counts: dict[int, int] = {}
-    total = 0
-    for _ in range(max(0, loops - 1)):
-        if rng.random() < 0.97:
-            v = min(peak - 1, max(low, round(rng.gauss(mode, max(1.0, mode * 0.12)))))
-        else:
-            v = rng.randint(low, max(low, peak - 1))
+    for v in samples:
         counts[v] = counts.get(v, 0) + 1
-        total += v
-    counts[peak] = counts.get(peak, 0) + 1
-    total += peak
-    n = max(1, loops)
-    return counts, min(counts), round(total / n), peak
+    return counts, low, round(total / n), peak
 
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
@@ -232,10 +244,12 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     peak_us = float(values.get(MAX, 50.0))
     unit = 1000 if o.nsecs else 1
     loops = max(1, min(o.loops or 1000, 20000))  # the sim draws at most 20000 samples per thread
+    low = round(values[MIN] * unit) if MIN in values else None
+    mean = values[AVG] * unit if AVG in values else None
     threads = []
     for t in range(max(1, o.threads)):
         peak = max(2, round(peak_us * unit * (1.0 if t == 0 else rng.uniform(0.6, 1.0))))
-        threads.append(_thread_sample(rng, loops, peak))
+        threads.append(_thread_sample(rng, loops, peak, low if t == 0 else None, mean if t == 0 else None))
     lines = ["# /dev/cpu_dma_latency set to 0us"]
     if o.histogram:
         lines.append("# Histogram")

@@ -1,0 +1,50 @@
+"""A test Context for the peripheral workloads: it answers each command the way the simulated board does (the
+workload's expected() picks the tool and the published values, the tool's render() prints the output), and keeps
+every command it was sent. Optionally degrades one criterion's published value before answering."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from perfgate import boards, criteria
+from perfgate.model import Criterion
+from perfgate.tools import render
+from perfgate.workloads.base import Workload
+
+SIM_LAB = {"name": "sim", "has": ["ethernet", "usb", "audio", "gpu", "display", "capture", "camera", "multimedia"],
+           "tester": {"address": "127.0.0.1"}, "power_meter": "board"}  # fmt: skip
+
+
+class BoardContext:
+    def __init__(self, board: str, workload: Workload, crits: list[Criterion], lab: dict | None = None,
+                 degrade: dict[str, float] | None = None, seed: int = 1) -> None:  # fmt: skip
+        self.board = board
+        self.profile = boards.profile(board)
+        self.lab = lab if lab is not None else SIM_LAB
+        self.repeat = 1
+        self.virtual = True
+        self.workload = workload
+        self.crits = [
+            dataclasses.replace(c, value=c.value * (1 + (degrade or {}).get(c.id, 0.0))) for c in crits
+        ]
+        self.rng = random.Random(seed)
+        self.commands: list[tuple[str, str]] = []
+        self.notes: list[str] = []
+
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+        self.commands.append((where, command))
+        e = self.workload.expected(command, self.crits, self.profile, self.lab)
+        if e is None:
+            raise AssertionError(f"the simulated board would not know {command!r}")
+        return render(e.tool, command, e.values, self.rng)
+
+    def tester(self) -> str:
+        return "127.0.0.1"
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+
+def board_criteria(board: str, suite: str) -> list[Criterion]:
+    return criteria.load(board, suite)
