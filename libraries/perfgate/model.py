@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class Criterion:
         return [self.chapter, self.suite, f"board:{self.board}"]
 
     def to_json(self) -> dict:
-        return asdict(self)
+        # the fields are flat values: a plain dict is what asdict() returns, without its deep copy
+        return {f: getattr(self, f) for f in FIELDS}
 
 
 FIELDS: list[str] = [f.name for f in fields(Criterion)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -34,6 +35,7 @@ class GuideImport:
         return self.path.name
 
 
+@functools.cache
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -164,8 +166,16 @@ def _resolve(values, make, what: str) -> list[str]:
     that (the AM62x boot-time table prints `Kernel boot time ...` and `kernel boot time ...`) are numbered
     in guide order: the second one gets ` #2`."""
     level: dict[int, int] = defaultdict(int)
+    made: dict[tuple[int, int], str] = {}
+
+    def name(i: int, tr: TableResult, v: Value) -> str:
+        key = (level[id(tr)], i)
+        if key not in made:
+            made[key] = make(key[0], tr, v)
+        return made[key]
+
     while True:
-        out = [make(level[id(tr)], tr, v) for _, tr, v in values]
+        out = [name(i, tr, v) for i, (_, tr, v) in enumerate(values)]
         owners: dict[tuple[str, str, str], set[int]] = defaultdict(set)
         count: dict[tuple[str, str, str], int] = defaultdict(int)
         for (_, tr, v), n in zip(values, out, strict=True):
