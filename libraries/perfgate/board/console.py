@@ -217,7 +217,7 @@ class Console:
                     if remaining <= 0:
                         raise ConsoleTimeout(
                             f"no {what or plist[0].pattern!r} on the console {self.port} within {timeout:g} s; "
-                            f"last output: {tail(text[start:])}"
+                            f"last output: {tail(text)}"
                         )
                     self._cond.wait(min(remaining, 0.5))
 
