@@ -53,3 +53,17 @@ def test_render_round_trips():
     text = boot.render("boot-time default", {"boot time (sec)": 17.28, "cycles": 3}, random.Random(2))
     m = boot.parse(text)
     assert m["cycles"] == 3 and abs(m["boot time (sec)"] - 17.28) < 0.3
+
+
+def test_boot_time_rows_map_to_their_variant():
+    from perfgate import criteria
+    from perfgate.workloads.boot_time import WORKLOAD, variant
+
+    for board, n in (("am62xx_lp_sk", 3), ("j721e_idk_gw", 2), ("am43xx_gpevm", 1)):
+        crits = criteria.load(board, "boot_time")
+        assert len(crits) == n
+        assert sum(variant(c) == "init_sh" for c in crits) == (0 if board == "am43xx_gpevm" else 1)
+        runs = WORKLOAD.plan(crits, {}, {})
+        assert {cid for r in runs for ids in r.keys.values() for cid in ids} == {c.id for c in crits}
+        assert all(r.where == "boot" for r in runs)
+    assert criteria.load("am62xx_sk", "boot_time") == []  # am62xx_sk publishes no boot time

@@ -1,0 +1,57 @@
+"""U-Boot storage workloads: the commands come from the board profile and the lab, one write and one read per size,
+and a medium the lab does not name is never written."""
+
+from __future__ import annotations
+
+from perfgate import boards, criteria
+from perfgate.board.lab import load
+from perfgate.workloads import uboot_emmc, uboot_mmcsd, uboot_ospi, uboot_ufs
+
+
+def test_j721e_plans_cover_every_published_number():
+    profile = boards.profile("j721e_idk_gw")
+    lab = load("sim", "j721e_idk_gw").data
+    for module in (uboot_emmc, uboot_mmcsd, uboot_ospi, uboot_ufs):
+        wl = module.WORKLOAD
+        crits = criteria.load("j721e_idk_gw", wl.suite)
+        assert crits, wl.suite
+        assert wl.applicable(crits, profile, lab) is None
+        runs = wl.plan(crits, profile, lab)
+        covered = {cid for r in runs for ids in r.keys.values() for cid in ids}
+        assert covered == {c.id for c in crits}, wl.suite
+        assert all(r.where == "uboot" and r.tool == "uboot" for r in runs)
+        # writes come before reads of the same size
+        assert [r.label.split("-")[0] for r in runs[:2]] == ["write", "read"]
+
+
+def test_commands_are_filled_from_profile_and_lab():
+    profile = boards.profile("j721e_idk_gw")
+    lab = load("sim", "j721e_idk_gw").data
+    crits = criteria.load("j721e_idk_gw", "uboot_ospi")
+    runs = uboot_ospi.WORKLOAD.plan(crits, profile, lab)
+    assert runs[0].command == "time sf update 0x82000000 0x0 0x400000"
+    assert runs[1].command == "time sf read 0x82000000 0x0 0x400000"
+    assert uboot_ospi.WORKLOAD.setup(crits, profile, lab) == ["sf probe"]
+    runs = uboot_emmc.WORKLOAD.plan(criteria.load("j721e_idk_gw", "uboot_emmc"), profile, lab)
+    assert runs[0].command == "time mmc write 0x82000000 0x0 0x10000"  # 0x2000000 bytes = 0x10000 blocks
+    runs = uboot_mmcsd.WORKLOAD.plan(criteria.load("j721e_idk_gw", "uboot_mmcsd"), profile, lab)
+    assert runs[1].command == "fatload mmc 1:1 0x82000000 perfgate.bin 0x400000"
+    runs = uboot_ufs.WORKLOAD.plan(criteria.load("j721e_idk_gw", "uboot_ufs"), profile, lab)
+    assert runs[1].command == "time scsi read 0x82000000 0x0 0x400"  # 4096-byte blocks
+
+
+def test_a_lab_that_names_no_medium_never_writes_it():
+    profile = boards.profile("j721e_idk_gw")
+    lab = load("example-ser2net", "j721e_idk_gw").data  # names only uboot_mmcsd
+    crits = criteria.load("j721e_idk_gw", "uboot_emmc")
+    reason = uboot_emmc.WORKLOAD.applicable(crits, profile, lab)
+    assert reason and "names no storage.uboot_emmc" in reason
+    assert uboot_mmcsd.WORKLOAD.applicable(criteria.load("j721e_idk_gw", "uboot_mmcsd"), profile, lab) is None
+
+
+def test_the_sim_is_told_the_published_rates():
+    profile = boards.profile("j721e_idk_gw")
+    lab = load("sim", "j721e_idk_gw").data
+    crits = criteria.load("j721e_idk_gw", "uboot_ospi")
+    e = uboot_ospi.WORKLOAD.expected("time sf read 0x82000000 0x0 0x400000", crits, profile, lab)
+    assert e and e.tool == "uboot" and e.values == {"read (KB/s)": 195047.62}
