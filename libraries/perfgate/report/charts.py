@@ -1,16 +1,15 @@
 """The chart of one suite: measured/published ratio per criterion, the tolerance band around 1.0, a colour
-per verdict. Rendered by matplotlib (Agg) as an inline SVG string, so comparison.html stays one file."""
+per verdict, a tooltip per row. Written directly as an inline SVG string, so comparison.html stays one file.
+
+(Drawn by hand rather than with matplotlib: a full am62xx_sk report has ~20 charts and 300+ rows, which
+matplotlib needs 2-3 s for, import included; this takes milliseconds and stays crisp at any zoom.
+Trend plots, one image per command, use matplotlib.)
+"""
 
 from __future__ import annotations
 
-import io
 import math
-
-import matplotlib
-from matplotlib.collections import PolyCollection
-from matplotlib.figure import Figure  # no pyplot: no global state, no GUI backend, faster import
-
-matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "perfgate", "font.size": 8})
+from html import escape
 
 COLOURS = {"pass": "#2e7d32", "warn": "#e69500", "fail": "#c62828", "not-measured": "#6a1b9a", "skip": "#9e9e9e"}
 ARROWS = {"higher": "↑", "lower": "↓", "match": "="}
@@ -43,8 +42,18 @@ def _label(entry: dict) -> str:
     return f"{name} {ARROWS.get(str(entry.get('direction')), '')}".rstrip()
 
 
+WIDTH, LABEL_W, PLOT_X0, PLOT_X1 = 820, 332, 340, 800
+ROW_H, TOP, BOTTOM = 16, 26, 40
+
+
+def _ticks(left: float, right: float) -> list[float]:
+    step = 0.25 if right - left <= 2.2 else 0.5
+    first = math.ceil(left / step) * step
+    return [round(first + i * step, 2) for i in range(int((right - first) / step + 1e-9) + 1)]
+
+
 def suite_chart(entries: list[dict], title: str = "") -> str:
-    """An SVG document (without XML prolog) of the suite's ratios; empty string when there is nothing to draw."""
+    """An SVG document (no XML prolog) of the suite's ratios; empty string when there is nothing to draw."""
     if not entries:
         return ""
     n = len(entries)
@@ -52,41 +61,61 @@ def suite_chart(entries: list[dict], title: str = "") -> str:
     tols = [band(e) for e in entries]
     known = [r for r in ratios if r is not None]
     right = max(1.5, *(1 + t for t in tols), *(min(r, X_LIMIT) for r in known)) * 1.08
-    left = min(0.5, *(1 - t for t in tols), *known) if known else 0.5
-    left = max(0.0, left - 0.05)
-    height = 0.75 + 0.19 * n
-    fig = Figure(figsize=(8.0, height))
-    # fixed margins instead of tight_layout(), which draws the figure twice: labels get 3.1 in on the left
-    ax = fig.add_axes((3.1 / 8.0, 0.45 / height, 1 - 3.3 / 8.0, 1 - 0.75 / height))
-    rects = [[(1 - t, i - 0.45), (1 + t, i - 0.45), (1 + t, i + 0.45), (1 - t, i + 0.45)] for i, t in enumerate(tols)]
-    ax.add_collection(PolyCollection(rects, facecolors="#dfe9f5", edgecolors="none", zorder=1))
-    ax.axvline(1.0, color="#455a64", linewidth=0.8, zorder=2)
-    xs, cs, ys = [], [], []
-    for i, (e, r) in enumerate(zip(entries, ratios, strict=True)):
-        colour = COLOURS.get(str(e.get("verdict")), "#000000")
+    left = max(0.0, min(0.5, *(1 - t for t in tols), *known) - 0.05) if known else 0.45
+
+    def x(v: float) -> float:
+        return round(PLOT_X0 + (min(max(v, left), right) - left) / (right - left) * (PLOT_X1 - PLOT_X0), 1)
+
+    height = TOP + n * ROW_H + BOTTOM
+    plot_bottom = TOP + n * ROW_H
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
+        'font-family="DejaVu Sans, Arial, sans-serif" font-size="11" role="img" '
+        f'aria-label="{escape(title or "chart")}: measured / published per criterion">',
+        f'<text x="{PLOT_X0}" y="16" font-size="12" font-weight="bold">{escape(title)}</text>',
+    ]
+    for t in _ticks(left, right):
+        out.append(
+            f'<line x1="{x(t)}" y1="{TOP}" x2="{x(t)}" y2="{plot_bottom}" stroke="#eeeeee"/>'
+            f'<text x="{x(t)}" y="{plot_bottom + 14}" text-anchor="middle" font-size="10">{t:g}</text>'
+        )
+    out.append(
+        f'<rect x="{PLOT_X0}" y="{TOP}" width="{PLOT_X1 - PLOT_X0}" height="{n * ROW_H}" fill="none" stroke="#90a4ae"/>'
+    )
+    one = x(1.0)
+    for i, (e, r, t) in enumerate(zip(entries, ratios, tols, strict=True)):
+        y = TOP + i * ROW_H
+        mid = y + ROW_H / 2
+        verdict = str(e.get("verdict"))
+        colour = COLOURS.get(verdict, "#000000")
+        tip = (
+            f"{e.get('name') or e.get('id')}: measured {e.get('measured')}, published {e.get('published')} "
+            f"{e.get('unit') or ''} — {verdict}"
+        )
+        row = [
+            f'<g class="row v-{escape(verdict)}"><title>{escape(tip)}</title>',
+            f'<rect x="{x(1 - t)}" y="{y + 1}" width="{round(x(1 + t) - x(1 - t), 1)}" height="{ROW_H - 2}" '
+            'fill="#dfe9f5"/>',
+            f'<text x="{LABEL_W}" y="{mid + 4}" text-anchor="end">{escape(_label(e))}</text>',
+        ]
         if r is None:
-            ax.text(1.0, i, "  " + str(e.get("verdict")), va="center", ha="left", color=colour, fontsize=7, zorder=3)
-            continue
-        shown = min(max(r, left), right / 1.08 if r > X_LIMIT else right)
-        xs.append(shown)
-        ys.append(i)
-        cs.append(colour)
-        if r > X_LIMIT:
-            ax.text(shown, i, f" ×{r:.3g}", va="center", ha="left", color=colour, fontsize=7, zorder=3)
-    ax.hlines(ys, 1.0, xs, colors=cs, linewidth=1.2, zorder=3)
-    ax.scatter(xs, ys, c=cs, s=14, zorder=4)
-    # row labels as plain texts: matplotlib Tick objects cost ~3 ms each, a text a fraction of that
-    ax.set_yticks([])
-    labels = ax.get_yaxis_transform()
-    for i, e in enumerate(entries):
-        ax.text(-0.01, i, _label(e), transform=labels, ha="right", va="center", fontsize=8)
-    ax.set_ylim(n - 0.5, -0.5)
-    ax.set_xlim(left, right)
-    ax.set_xlabel("measured / published (↑ higher is better, ↓ lower is better; band = tolerance)")
-    ax.grid(axis="x", color="#eeeeee", zorder=0)
-    if title:
-        ax.set_title(title, loc="left", fontsize=9)
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None})
-    svg = buf.getvalue()
-    return svg[svg.index("<svg") :]
+            row.append(f'<text x="{one + 4}" y="{mid + 4}" fill="{colour}" font-size="10">{escape(verdict)}</text>')
+        else:
+            row.append(
+                f'<line x1="{one}" y1="{mid}" x2="{x(r)}" y2="{mid}" stroke="{colour}" stroke-width="1.5"/>'
+                f'<circle cx="{x(r)}" cy="{mid}" r="3.5" fill="{colour}"/>'
+            )
+            if r > X_LIMIT:
+                row.append(
+                    f'<text x="{x(r) - 6}" y="{mid - 3}" text-anchor="end" fill="{colour}" '
+                    f'font-size="10">×{r:.3g}</text>'
+                )
+        row.append("</g>")
+        out.append("".join(row))
+    out.append(f'<line x1="{one}" y1="{TOP}" x2="{one}" y2="{plot_bottom}" stroke="#455a64" stroke-width="1.2"/>')
+    out.append(
+        f'<text x="{(PLOT_X0 + PLOT_X1) / 2}" y="{height - 8}" text-anchor="middle" font-size="10">'
+        "measured / published (↑ higher is better, ↓ lower is better; band = tolerance)</text>"
+    )
+    out.append("</svg>")
+    return "\n".join(out)
