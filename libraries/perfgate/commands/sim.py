@@ -1,0 +1,39 @@
+"""`python -m perfgate sim --board <b> [--speed F] [--faults SPEC] [--state FILE] [--seed N]`: run the simulated
+board (serial console on a pseudo-terminal, SSH on 127.0.0.1) until SIGTERM/SIGINT or until its parent dies."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from perfgate.errors import DataError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--board", required=True, help="board name (any alias), e.g. am62xx_sk")
+    parser.add_argument("--speed", default="", help="how much faster than real time (default: about 2 s to boot; "
+                        "1 = real time)")  # fmt: skip
+    parser.add_argument("--faults", default="", help="comma-separated: degrade:<id glob>:<pct>, uboot-hang, "
+                        "kernel-panic, no-login, ssh-drop:<tool>, garbage, missing-tool:<tool>")  # fmt: skip
+    parser.add_argument("--state", type=Path, default=None, help="state file (default build/sim/<board>.json)")
+    parser.add_argument("--seed", default="", help="random seed (reproducible values)")
+    parser.add_argument("--lab", default="sim", help="lab file under variables/labs (per-board overrides)")
+    parser.add_argument("--spread", type=float, default=None, help="relative spread of results (default 0.03)")
+    parser.add_argument("--watch-pid", type=int, default=None, help="also stop when this process ends")
+
+
+def run(args: argparse.Namespace) -> int:
+    from perfgate.sim import process
+
+    try:
+        speed = float(args.speed) if str(args.speed).strip() else None
+    except ValueError:
+        raise DataError(f"--speed {args.speed!r} is not a number") from None
+    if speed is not None and speed <= 0:
+        raise DataError(f"--speed {args.speed!r} must be above 0")
+    try:
+        seed = int(args.seed) if str(args.seed).strip() else None
+    except ValueError:
+        raise DataError(f"--seed {args.seed!r} is not an integer") from None
+    return process.main(args.board, speed, args.faults or None, args.state, seed, args.lab, args.spread,
+                        args.watch_pid)  # fmt: skip

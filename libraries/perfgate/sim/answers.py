@@ -1,0 +1,214 @@
+"""Which workload tool answers a command, around which published values, and what it prints.
+
+Every suite module perfgate.workloads.<suite> that exists is asked: first through an index of the commands its
+`plan()` gives for this board (fast, and it knows which criterion each metric measures), then through its
+`expected()` (for workloads that build commands the index cannot foresee). The output comes from
+perfgate.tools.<tool>.render with the values drawn around the published ones (perfgate.sim.values).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+import re
+import shlex
+import sys
+from dataclasses import dataclass, field
+
+from perfgate import tools
+from perfgate.model import Criterion
+from perfgate.sim import values
+from perfgate.sim.data import BoardData
+
+# Binaries of each tool, for `missing-tool:<tool>` and `command -v` when no plan names them.
+KNOWN_BINARIES: dict[str, str] = {
+    "openssl": "openssl", "fio": "fio", "iperf3": "iperf3", "iperf": "iperf", "netperf": "netperf",
+    "cyclictest": "cyclictest", "dhrystone": "dhrystone", "whetstone": "whetstone", "linpack": "linpack",
+    "nbench": "nbench", "stream_c": "stream", "stream": "stream", "coremark-pro": "coremark-pro",
+    "multibench": "multibench", "glmark2": "glmark2", "glmark2-es2": "glmark2", "glmark2-es2-drm": "glmark2",
+    "glmark2-es2-wayland": "glmark2", "aplay": "alsa", "arecord": "alsa", "alsa_perf_tests": "alsa",
+}  # fmt: skip
+LMBENCH = re.compile(r"^(bw|lat)_\w+$")
+WRAPPERS = {"time", "/usr/bin/time", "taskset", "chrt", "nice", "nohup", "timeout", "env", "sudo", "stdbuf"}
+# Not workload tools, but present on the board (started in the background by workloads, or servers).
+SUPPORT = {"stress-ng", "netserver", "iperf3", "iperf", "lat_tcp", "lat_connect", "lat_udp", "bw_tcp", "lat_rpc"}
+
+# Lines a tool writes on stderr (the rest goes to stdout).
+_STDERR = {
+    "lmbench": lambda line: True,
+    "openssl": lambda line: line.startswith(("Doing ", "+")),
+    "linpack": lambda line: "Kflops" not in line,
+}
+
+
+@dataclass
+class Answer:
+    tool: str
+    command: str  # the command as the plan (or the board) knows it, given to the renderer
+    values: dict[str, float]  # metric -> published value (degraded by faults)
+    directions: dict[str, str] = field(default_factory=dict)
+
+
+class Answers:
+    def __init__(self, data: BoardData, rng: random.Random, spread: float = values.DEFAULT_SPREAD) -> None:
+        self.data = data
+        self.rng = rng
+        self.spread = spread
+        self.problems: list[str] = []  # workload modules that could not be used (said once, at start)
+        self.by_suite: dict[str, list[Criterion]] = {}
+        for c in data.criteria:
+            self.by_suite.setdefault(c.suite, []).append(c)
+        self.workloads: dict[str, object] = {}
+        self._index: dict[tuple[str, ...], Answer] = {}
+        self.binaries: dict[str, str] = dict(KNOWN_BINARIES)
+        self._load_workloads()
+
+    # -- building the index --------------------------------------------------------------------------------
+    def _load_workloads(self) -> None:
+        import perfgate.workloads as pkg
+
+        for info in pkgutil.iter_modules(pkg.__path__):
+            if info.name == "base" or info.name.startswith("_"):
+                continue
+            try:
+                module = importlib.import_module(f"perfgate.workloads.{info.name}")
+            except Exception as e:  # another engineer's module may be mid-way: say so, go on
+                self.problems.append(f"workload {info.name}: cannot import ({type(e).__name__}: {e})")
+                continue
+            wl = getattr(module, "WORKLOAD", None)
+            if wl is None:
+                continue
+            suite = getattr(wl, "suite", "") or info.name
+            self.workloads[suite] = wl
+            crits = self.by_suite.get(suite, [])
+            if not crits:
+                continue
+            try:
+                runs = wl.plan(crits, self.data.profile, self.data.lab)
+            except Exception as e:
+                self.problems.append(f"workload {suite}: plan() failed ({type(e).__name__}: {e})")
+                continue
+            by_id = {c.id: c for c in crits}
+            for run in runs:
+                if getattr(run, "where", "shell") not in ("shell", "console"):
+                    continue
+                vals, dirs = {}, {}
+                for key, ids in run.keys.items():
+                    cs = [by_id[i] for i in ids if i in by_id]
+                    if cs:
+                        vals[key], dirs[key] = cs[0].value, cs[0].direction
+                tokens = _tokens(run.command)
+                if tokens and tokens not in self._index:
+                    self._index[tokens] = Answer(run.tool, run.command, vals, dirs)
+                for binary in binaries_of(run.command):
+                    if binary not in SUPPORT:
+                        self.binaries.setdefault(binary, run.tool)
+
+    # -- answering -----------------------------------------------------------------------------------------
+    def lookup(self, command: str) -> Answer | None:
+        tokens = _tokens(command)
+        if not tokens:
+            return None
+        hit = self._index.get(tokens)
+        if hit:
+            return Answer(hit.tool, command, hit.values, hit.directions)
+        for suite, wl in self.workloads.items():
+            crits = self.by_suite.get(suite, [])
+            if not crits:
+                continue
+            try:
+                exp = wl.expected(command, crits, self.data.profile, self.data.lab)
+            except Exception as e:
+                self.problems.append(f"workload {suite}: expected() failed ({type(e).__name__}: {e})")
+                continue
+            if exp is not None:
+                return Answer(exp.tool, command, dict(exp.values), _directions(exp.values, crits))
+        return None
+
+    def tool_of_binary(self, word: str) -> str | None:
+        base = word.rsplit("/", 1)[-1]
+        if base in self.binaries:
+            return self.binaries[base]
+        return "lmbench" if LMBENCH.match(base) else None
+
+    def render(self, answer: Answer) -> str:
+        """What the tool prints, with every value drawn around the published one. RenderError when the tool
+        has no renderer (yet)."""
+        drawn = {
+            k: values.draw(v, answer.directions.get(k) or values.guess_direction(k), self.rng, self.spread)
+            for k, v in answer.values.items()
+        }
+        try:
+            return tools.render(answer.tool, answer.command, drawn, self.rng)
+        except Exception as e:
+            raise RenderError(f"perfgate sim: the {answer.tool} renderer failed for `{answer.command}`: "
+                              f"{type(e).__name__}: {e}") from e  # fmt: skip
+
+    def say_problems(self) -> None:
+        for p in dict.fromkeys(self.problems):
+            print(f"perfgate sim: {p}", file=sys.stderr)
+
+
+class RenderError(Exception):
+    pass
+
+
+def split_streams(tool: str, text: str) -> list[tuple[str, bool]]:
+    """The rendered text as (chunk, is_stderr) in order, as the real tool writes it."""
+    rule = _STDERR.get(tool)
+    if rule is None:
+        return [(text, False)]
+    out: list[tuple[str, bool]] = []
+    for line in text.splitlines(keepends=True):
+        err = rule(line.rstrip("\n"))
+        if out and out[-1][1] == err:
+            out[-1] = (out[-1][0] + line, err)
+        else:
+            out.append((line, err))
+    return out
+
+
+def duration(tool: str, command: str) -> float:
+    """Roughly how long the real tool runs, in board seconds (the sim divides by its speed)."""
+    patterns = [r"(?:^|\s)-t\s*(\d+)", r"(?:^|\s)-l\s+(\d+)", r"--runtime[= ](\d+)", r"-seconds\s+(\d+)",
+                r"(?:^|\s)-D\s*(\d+)([smhd]?)", r"--duration[= ](\d+)"]  # fmt: skip
+    for p in patterns:
+        m = re.search(p, command)
+        if m:
+            n = float(m.group(1))
+            unit = m.group(2) if m.lastindex and m.lastindex > 1 else ""
+            n *= {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[unit or ""]
+            if "-seconds" in p and tool == "openssl":
+                n *= 6  # one run per block size
+            return n
+    return 1.0
+
+
+def _tokens(command: str) -> tuple[str, ...]:
+    try:
+        return tuple(shlex.split(command))
+    except ValueError:
+        return tuple(command.split())
+
+
+def binaries_of(command: str) -> list[str]:
+    """The programs a command line runs (basename), skipping wrappers, env assignments and `cd`."""
+    out = []
+    for part in re.split(r"\s*(?:;|&&|\|\||\||&(?!>))\s*", command):
+        words = list(_tokens(part))
+        while words and (re.match(r"^\w+=", words[0]) or words[0] in WRAPPERS or words[0].startswith("-")
+                         or re.fullmatch(r"[\d.,smhd]+", words[0])):  # fmt: skip
+            words.pop(0)
+        if words and words[0] != "cd":
+            out.append(words[0].rsplit("/", 1)[-1])
+    return out
+
+
+def _directions(vals: dict[str, float], crits: list[Criterion]) -> dict[str, str]:
+    """For an Expected without criterion ids: the direction of the criterion with the same value."""
+    out = {}
+    for k, v in vals.items():
+        same = [c for c in crits if c.value == v]
+        out[k] = same[0].direction if same else values.guess_direction(k)
+    return out

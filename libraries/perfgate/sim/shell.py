@@ -1,0 +1,755 @@
+"""The board's shell: one command dispatcher for the serial console and SSH (exec and interactive).
+
+A command line is split like sh does it (`;`, `&&`, `||`, `&`, pipes, redirections, `$VAR`, `$?`, `$(...)`);
+each simple command is a builtin, a workload (perfgate.sim.answers) or `sh: <cmd>: not found` (status 127).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from perfgate.sim import answers as answers_mod
+from perfgate.sim.answers import Answers, RenderError
+from perfgate.sim.data import BoardData
+
+
+class Reboot(Exception):
+    """`reboot` was typed: the board restarts."""
+
+
+class PowerOff(Exception):
+    """`poweroff` was typed: the board switches itself off."""
+
+
+class Exit(Exception):
+    """`exit`/`logout` in an interactive shell."""
+
+
+class Dropped(Exception):
+    """Fault `ssh-drop`: the connection went away in the middle of a tool's output."""
+
+
+Write = Callable[[str, bool], Awaitable[None]]  # (text, is_stderr)
+
+
+@dataclass
+class Sink:
+    """Where a session's output goes. `drop` is set on SSH sessions (fault ssh-drop)."""
+
+    write: Write
+    channel: str = "ssh"  # ssh | serial
+    drop: Callable[[], None] | None = None
+
+
+class _Out:
+    """One simple command's stdout/stderr after its redirections."""
+
+    def __init__(self, targets: dict[int, tuple], sink: Sink, files: dict[str, str], capture: list[str] | None):
+        self.targets, self.sink, self.files, self.capture = targets, sink, files, capture
+
+    async def write(self, text: str, err: bool = False) -> None:
+        target = self.targets[2 if err else 1]
+        kind = target[0]
+        if kind == "null" or not text:
+            return
+        if kind == "file":
+            self.files[target[1]] = self.files.get(target[1], "") + text
+        elif kind == "pipe":
+            assert self.capture is not None
+            self.capture.append(text)
+        else:
+            await self.sink.write(text, kind == "err")
+
+
+@dataclass
+class Board:
+    """What sessions share: the board's data and answers, its files, its kernel log, and what it is doing."""
+
+    data: BoardData
+    answers: Answers
+    speed: float
+    files: dict[str, str] = field(default_factory=dict)  # written by redirections
+    dmesg: list[str] = field(default_factory=list)
+    booted_at: float = field(default_factory=time.monotonic)
+    max_wait: float = 3.0  # a workload never takes longer than this many host seconds
+
+
+class Session:
+    """One shell: its variables, directory and last status."""
+
+    def __init__(self, board: Board, sink: Sink, interactive: bool = False) -> None:
+        self.board = board
+        self.sink = sink
+        self.interactive = interactive
+        user = board.data.linux["user"]
+        home = "/root" if user == "root" else f"/home/{user}"
+        path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+        self.env = {"HOME": home, "USER": user, "SHELL": "/bin/sh", "PATH": path, "HOSTNAME": board.data.hostname}
+        self.cwd = self.env["HOME"]
+        self.status = 0
+        self.current = ""  # the builtin being run (several names share one handler)
+
+    # -- parsing -------------------------------------------------------------------------------------------
+    async def run(self, line: str) -> int:
+        """Run one command line; returns its exit status (also kept as `$?`)."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return self.status
+        whole = self._strip_tail_redirect(line)
+        answer = self.board.answers.lookup(line) or (self.board.answers.lookup(whole) if whole != line else None)
+        if answer and _is_compound(line):
+            self.status = await self._workload(answer, line, self._targets([]), None)
+            return self.status
+        status = 0
+        for segment, op in split_list(line):
+            if (op == "&&" and status != 0) or (op == "||" and status == 0):
+                continue
+            status = await self._pipeline(segment)
+            self.status = status
+        return status
+
+    @staticmethod
+    def _strip_tail_redirect(line: str) -> str:
+        return re.sub(r"\s*(?:2>&1|[12]?>\s*/dev/null)\s*$", "", line)
+
+    async def _pipeline(self, segment: str) -> int:
+        stages = split_pipes(segment)
+        data: str | None = None
+        status = 0
+        for i, stage in enumerate(stages):
+            last = i == len(stages) - 1
+            capture: list[str] | None = None if last else []
+            status = await self.simple(stage, capture, data)
+            data = "".join(capture) if capture is not None else None
+        return status
+
+    async def substitute(self, text: str) -> str:
+        """`$(cmd)` and backquotes -> the command's output (trailing newlines removed)."""
+        for _ in range(8):
+            m = re.search(r"\$\(([^()]*)\)|`([^`]*)`", text)
+            if not m:
+                return text
+            inner = m.group(1) if m.group(1) is not None else m.group(2)
+            captured: list[str] = []
+            sub = Session(self.board, Sink(_collect(captured), self.sink.channel), False)
+            sub.env, sub.cwd = dict(self.env), self.cwd
+            await sub.run(inner)
+            text = text[: m.start()] + "".join(captured).rstrip("\n") + text[m.end() :]
+        return text
+
+    def expand(self, text: str) -> str:
+        """$VAR, ${VAR}, $? outside single quotes."""
+        out, i, quote = [], 0, ""
+        while i < len(text):
+            ch = text[i]
+            if ch == "'" and quote != '"':
+                quote = "" if quote == "'" else "'"
+            elif ch == '"' and quote != "'":
+                quote = "" if quote == '"' else '"'
+            elif ch == "$" and quote != "'":
+                m = re.match(r"\$(?:\{(\w+)\}|(\w+)|(\?)|(\$))", text[i:])
+                if m:
+                    if m.group(3):
+                        out.append(str(self.status))
+                    elif m.group(4):
+                        out.append("1234")
+                    else:
+                        out.append(self.env.get(m.group(1) or m.group(2) or "", ""))
+                    i += m.end()
+                    continue
+            out.append(ch)
+            i += 1
+        return "".join(out)
+
+    # -- one simple command --------------------------------------------------------------------------------
+    async def simple(self, raw: str, capture: list[str] | None, stdin: str | None) -> int:
+        raw = raw.strip()
+        if raw.endswith("&"):
+            raw = raw[:-1].strip()
+        text = self.expand(await self.substitute(raw))
+        try:
+            words = shlex.split(text, comments=False)
+        except ValueError:
+            await self.sink.write("sh: syntax error: unterminated quoted string\n", True)
+            return 2
+        words, redirs = split_redirections(words)
+        targets = self._targets(redirs, pipe=capture is not None)
+        out = _Out(targets, self.sink, self.board.files, capture)
+        assigns = {}
+        while words and re.match(r"^[A-Za-z_]\w*=", words[0]):
+            k, _, v = words.pop(0).partition("=")
+            assigns[k] = v
+        if not words:
+            self.env.update(assigns)
+            return 0
+        answer = self.board.answers.lookup(raw) or self.board.answers.lookup(shlex.join(words))
+        if answer is None and words[0] not in BUILTINS:
+            answer = self.board.answers.lookup(_without_redirections(raw))
+        if answer:
+            return await self._workload(answer, raw, targets, capture, words)
+        return await self.dispatch(words, out, stdin)
+
+    def _targets(self, redirs: list[tuple[int, str, str]], pipe: bool = False) -> dict[int, tuple]:
+        t: dict[int, tuple] = {1: ("pipe",) if pipe else ("out",), 2: ("err",)}
+        for fd, op, target in redirs:
+            if op == ">&":
+                t[fd] = t.get(int(target), ("out",)) if target.isdigit() else ("null",)
+            elif target == "/dev/null":
+                t[fd] = ("null",)
+            elif op in (">", ">>"):
+                path = target if target.startswith("/") else f"{self.cwd}/{target}"
+                if op == ">":
+                    self.board.files[path] = ""
+                t[fd] = ("file", path)
+        return t
+
+    async def dispatch(self, words: list[str], out: _Out, stdin: str | None) -> int:
+        name = words[0]
+        if name in WRAPPER_ARGS:
+            return await self._wrapped(words, out, stdin)
+        handler = BUILTINS.get(name)
+        if handler:
+            self.current = name
+            return await handler(self, words[1:], out, stdin)
+        tool = self.board.answers.tool_of_binary(name)
+        if tool and tool in self.board.data.faults.missing_tool:
+            await out.write(f"sh: {name}: not found\n", True)
+            return 127
+        base = name.rsplit("/", 1)[-1]
+        if base in answers_mod.SUPPORT or (tool and _server_mode(words)):
+            return 0  # servers and load generators: started, silent
+        if tool:
+            await out.write(f"{name}: perfgate simulated board: no published figure for `{shlex.join(words)}` "
+                            f"(no {tool} criterion of {self.board.data.board} plans this command)\n", True)  # fmt: skip
+            return 1
+        await out.write(f"sh: {name}: not found\n", True)
+        return 127
+
+    async def _wrapped(self, words: list[str], out: _Out, stdin: str | None) -> int:
+        """time [-v], taskset, chrt, nice, nohup, timeout, env: run what they wrap."""
+        name, rest = words[0], words[1:]
+        skip = WRAPPER_ARGS[name]
+        verbose = False
+        while rest and (rest[0].startswith("-") or (skip and re.fullmatch(r"[\d.,:smhdx]+", rest[0]))):
+            verbose = verbose or rest[0] == "-v"
+            rest.pop(0)
+        if not rest:
+            return 0
+        start = time.monotonic()
+        inner = shlex.join(rest)
+        answer = self.board.answers.lookup(inner)
+        if answer:
+            status = await self._workload(answer, inner, out.targets, out.capture, rest)
+        else:
+            status = await self.dispatch(rest, out, stdin)
+        if name in ("time", "/usr/bin/time"):
+            secs = (time.monotonic() - start) * self.board.speed
+            if verbose:
+                await out.write(gnu_time_v(inner, secs, status), True)
+            else:
+                await out.write(f"real\t0m{secs:.3f}s\nuser\t0m{secs * 0.9:.3f}s\nsys\t0m{secs * 0.1:.3f}s\n", True)
+        return status
+
+    # -- workloads -----------------------------------------------------------------------------------------
+    async def _workload(self, answer, raw: str, targets, capture, words: list[str] | None = None) -> int:
+        data = self.board.data
+        words = words or answers_mod.binaries_of(raw)
+        binary = next((w for w in (words or []) if self.board.answers.tool_of_binary(w) == answer.tool), None)
+        out = _Out(targets, self.sink, self.board.files, capture)
+        if answer.tool in data.faults.missing_tool:
+            name = binary or (answers_mod.binaries_of(raw) or [answer.tool])[0]
+            await out.write(f"sh: {name}: not found\n", True)
+            return 127
+        try:
+            text = self.board.answers.render(answer)
+        except RenderError as e:
+            await out.write(f"{e}\n", True)
+            return 1
+        wait = min(answers_mod.duration(answer.tool, raw) / self.board.speed, self.board.max_wait)
+        parts = answers_mod.split_streams(answer.tool, text)
+        drop = answer.tool in data.faults.ssh_drop and self.sink.drop is not None
+        half = max(1, len(text) // 2)
+        await asyncio.sleep(wait / 2)
+        written = 0
+        for chunk, err in parts:
+            if drop and written + len(chunk) >= half:
+                await out.write(chunk[: half - written], err)
+                await asyncio.sleep(0.05)
+                assert self.sink.drop is not None
+                self.sink.drop()
+                raise Dropped(f"ssh-drop:{answer.tool}")
+            await out.write(chunk, err)
+            written += len(chunk)
+        await asyncio.sleep(wait / 2)
+        return 0
+
+
+# -- builtins ------------------------------------------------------------------------------------------------
+Handler = Callable[[Session, list[str], _Out, "str | None"], Awaitable[int]]
+BUILTINS: dict[str, Handler] = {}
+
+
+def builtin(*names: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for n in names:
+            BUILTINS[n] = fn
+        return fn
+
+    return register
+
+
+@builtin("true", ":", "sync", "mount", "umount", "modprobe", "insmod", "kill", "killall", "pkill", "wait", "ulimit",
+         "systemctl", "udevadm", "echo_off", "set", "trap", "renice")  # fmt: skip
+async def _ok(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    return 0
+
+
+@builtin("false")
+async def _false(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    return 1
+
+
+@builtin("echo")
+async def _echo(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    newline = True
+    while args and args[0] in ("-n", "-e", "-ne", "-en"):
+        newline = newline and "n" not in args[0]
+        args = args[1:]
+    await out.write(" ".join(args) + ("\n" if newline else ""))
+    return 0
+
+
+@builtin("printf")
+async def _printf(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    if not args:
+        return 1
+    fmt = args[0].replace("\\n", "\n").replace("\\t", "\t")
+    try:
+        text = fmt % tuple(args[1:]) if "%" in fmt else fmt
+    except (TypeError, ValueError):
+        text = fmt
+    await out.write(text)
+    return 0
+
+
+@builtin("uname")
+async def _uname(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    d = s.board.data
+    rel = d.linux["kernel_release"]
+    full = (f"Linux {d.hostname} {rel} #1 SMP PREEMPT Thu Jan  1 00:00:00 UTC 2024 aarch64 GNU/Linux"
+            f" (perfgate simulated {d.board})")  # fmt: skip
+    answer = {"-r": rel, "-n": d.hostname, "-m": "aarch64", "-s": "Linux", "-a": full}.get(args[0] if args else "-s")
+    await out.write((answer or full) + "\n")
+    return 0
+
+
+@builtin("hostname")
+async def _hostname(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    await out.write(("127.0.0.1 " if args[:1] == ["-I"] else s.board.data.hostname) + "\n")
+    return 0
+
+
+@builtin("nproc")
+async def _nproc(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    await out.write(f"{s.board.data.profile.get('cpus', 2)}\n")
+    return 0
+
+
+@builtin("ip")
+async def _ip(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    if ("-o" in args and "addr" in " ".join(args)) or ("-4" in args and "-o" in args):
+        await out.write(
+            "1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n"
+            "2: eth0    inet 127.0.0.1/8 scope global eth0\\       valid_lft forever preferred_lft forever\n"
+        )
+        return 0
+    if not args or args[0] in ("addr", "a", "address", "-4"):
+        await out.write(
+            "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN group default qlen 1000\n"
+            "    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n"
+            "    inet 127.0.0.1/8 scope host lo\n       valid_lft forever preferred_lft forever\n"
+            "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP group default qlen 1000\n"
+            "    link/ether 1c:63:49:00:00:01 brd ff:ff:ff:ff:ff:ff\n"
+            "    inet 127.0.0.1/8 scope global eth0\n       valid_lft forever preferred_lft forever\n"
+        )
+        return 0
+    if args[0] in ("link", "route", "r", "l"):
+        await out.write("2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP\n")
+        return 0
+    await out.write(f'Object "{args[0]}" is unknown, try "ip help".\n', True)
+    return 1
+
+
+@builtin("sleep")
+async def _sleep(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    try:
+        secs = float(re.sub(r"[smhd]$", "", args[0])) if args else 0
+    except ValueError:
+        await out.write(f"sleep: invalid number '{args[0]}'\n", True)
+        return 1
+    await asyncio.sleep(min(secs / s.board.speed, s.board.max_wait * 2))
+    return 0
+
+
+@builtin("command", "which", "type")
+async def _which(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    names = [a for a in args if not a.startswith("-")]
+    status = 0
+    for n in names:
+        tool = s.board.answers.tool_of_binary(n)
+        base = n.rsplit("/", 1)[-1]
+        present = n in BUILTINS or n in WRAPPER_ARGS or base in answers_mod.SUPPORT or tool is not None
+        if tool and tool in s.board.data.faults.missing_tool:
+            present = False
+        if present:
+            await out.write((n if "/" in n else (n if n in BUILTINS else f"/usr/bin/{n}")) + "\n")
+        else:
+            status = 1
+    return status
+
+
+@builtin("cat")
+async def _cat(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    files = [a for a in args if not a.startswith("-")]
+    if not files:
+        await out.write(stdin or "")
+        return 0
+    status = 0
+    for f in files:
+        path = f if f.startswith("/") else f"{s.cwd}/{f}"
+        text = s.board.files.get(path)
+        if text is None:
+            text = proc_file(s.board, path)
+        if text is None:
+            await out.write(f"cat: can't open '{f}': No such file or directory\n", True)
+            status = 1
+        else:
+            await out.write(text)
+    return status
+
+
+@builtin("rm", "mkdir", "touch", "cp", "mv", "chmod", "ln")
+async def _files(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    paths = [a if a.startswith("/") else f"{s.cwd}/{a}" for a in args if not a.startswith("-")]
+    if s.current == "rm":
+        for p in paths:
+            s.board.files.pop(p, None)
+    elif s.current == "touch":
+        for p in paths:
+            s.board.files.setdefault(p, "")
+    return 0
+
+
+@builtin("cd")
+async def _cd(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    target = args[0] if args else s.env["HOME"]
+    s.cwd = target if target.startswith("/") else f"{s.cwd.rstrip('/')}/{target}"
+    return 0
+
+
+@builtin("pwd")
+async def _pwd(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    await out.write(s.cwd + "\n")
+    return 0
+
+
+@builtin("export")
+async def _export(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    for a in args:
+        k, sep, v = a.partition("=")
+        if sep:
+            s.env[k] = v
+    return 0
+
+
+@builtin("unset")
+async def _unset(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    for a in args:
+        s.env.pop(a, None)
+    return 0
+
+
+@builtin("ls")
+async def _ls(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    where = next((a for a in args if not a.startswith("-")), s.cwd).rstrip("/")
+    names = sorted(p[len(where) + 1 :] for p in s.board.files if p.startswith(where + "/"))
+    await out.write("".join(n + "\n" for n in names if "/" not in n))
+    return 0
+
+
+@builtin("grep")
+async def _grep(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    flags = [a for a in args if a.startswith("-")]
+    rest = [a for a in args if not a.startswith("-")]
+    if not rest:
+        return 2
+    pattern, files = rest[0], rest[1:]
+    text = stdin or ""
+    for f in files:
+        text += s.board.files.get(f) or proc_file(s.board, f) or ""
+    try:
+        rx = re.compile(pattern, re.IGNORECASE if "-i" in flags else 0)
+    except re.error:
+        rx = re.compile(re.escape(pattern))
+    lines = [ln for ln in text.splitlines() if bool(rx.search(ln)) != ("-v" in flags)]
+    if "-c" in flags:
+        await out.write(f"{len(lines)}\n")
+    elif "-q" not in flags:
+        await out.write("".join(ln + "\n" for ln in lines))
+    return 0 if lines else 1
+
+
+@builtin("head", "tail")
+async def _head(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    n = 10
+    for i, a in enumerate(args):
+        if a == "-n" and i + 1 < len(args):
+            n = int(args[i + 1])
+        elif re.fullmatch(r"-\d+", a):
+            n = int(a[1:])
+    lines = (stdin or "").splitlines(keepends=True)
+    await out.write("".join(lines[:n] if s.current == "head" else lines[-n:]) if n else "")
+    return 0
+
+
+@builtin("wc")
+async def _wc(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    text = stdin or ""
+    await out.write(f"{text.count(chr(10))}\n" if "-l" in args else f"{len(text.split())}\n")
+    return 0
+
+
+@builtin("dmesg")
+async def _dmesg(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    await out.write("".join(line + "\n" for line in s.board.dmesg))
+    return 0
+
+
+@builtin("uptime")
+async def _uptime(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    up = (time.monotonic() - s.board.booted_at) * s.board.speed
+    await out.write(
+        f" 00:{int(up // 60) % 60:02d}:{int(up) % 60:02d} up {int(up // 60)} min,  load average: 0.08, 0.03, 0.01\n"
+    )
+    return 0
+
+
+@builtin("date")
+async def _date(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    fmt = next((a[1:] for a in args if a.startswith("+")), None)
+    await out.write((time.strftime(fmt) if fmt else time.strftime("%a %b %d %H:%M:%S UTC %Y")) + "\n")
+    return 0
+
+
+@builtin("id", "whoami")
+async def _id(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    user = s.board.data.linux["user"]
+    uid = 0 if user == "root" else 1000
+    await out.write(f"uid={uid}({user}) gid={uid}({user})\n" if s.current == "id" else f"{user}\n")
+    return 0
+
+
+@builtin("env", "printenv")
+async def _env(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    await out.write("".join(f"{k}={v}\n" for k, v in sorted(s.env.items())))
+    return 0
+
+
+@builtin("sh", "bash", "ash")
+async def _sh(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    if len(args) >= 2 and args[0] == "-c":
+        inner = Session(s.board, Sink(_to(out), s.sink.channel, s.sink.drop), False)
+        inner.env, inner.cwd = dict(s.env), s.cwd
+        return await inner.run(args[1])
+    return 0
+
+
+@builtin("exit", "logout")
+async def _exit(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    raise Exit()
+
+
+@builtin("reboot")
+async def _reboot(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    raise Reboot()
+
+
+@builtin("poweroff", "halt", "shutdown")
+async def _poweroff(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    raise PowerOff()
+
+
+WRAPPER_ARGS = {"time": False, "/usr/bin/time": False, "taskset": True, "chrt": True, "nice": True, "nohup": False,
+                "timeout": True, "stdbuf": False, "sudo": False}  # fmt: skip
+
+
+def _to(out: _Out) -> Write:
+    async def write(text: str, err: bool) -> None:
+        await out.write(text, err)
+
+    return write
+
+
+def _collect(buf: list[str]) -> Write:
+    async def write(text: str, err: bool) -> None:
+        if not err:
+            buf.append(text)
+
+    return write
+
+
+def _server_mode(words: list[str]) -> bool:
+    return any(w in ("-s", "-D", "--daemon", "--server") for w in words[1:])
+
+
+def _is_compound(line: str) -> bool:
+    return len(split_list(line)) > 1 or len(split_pipes(line)) > 1
+
+
+def _without_redirections(raw: str) -> str:
+    try:
+        words, _ = split_redirections(shlex.split(raw))
+    except ValueError:
+        return raw
+    return shlex.join(words)
+
+
+# -- files of /proc and /sys ---------------------------------------------------------------------------------
+def cpu_khz(board: Board) -> int:
+    for c in board.data.criteria:
+        if "cpu_clock" in c.name or "cpu_clock" in c.metric or "cpu_clock" in c.row:
+            return int(c.value * 1000)
+    m = re.search(r"(\d+(?:\.\d+)?)\s*GHz", str(board.data.profile.get("description", "")), re.IGNORECASE)
+    return int(float(m.group(1)) * 1_000_000) if m else 1_000_000
+
+
+def proc_file(board: Board, path: str) -> str | None:
+    d = board.data
+    if path == "/proc/cpuinfo":
+        one = (
+            "processor\t: {n}\nBogoMIPS\t: 400.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid\n"
+            "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd03\n"
+            "CPU revision\t: 4\n\n"
+        )
+        return "".join(one.format(n=n) for n in range(int(d.profile.get("cpus") or 2)))
+    if re.fullmatch(r"/sys/devices/system/cpu/cpu\d+/cpufreq/(cpuinfo|scaling)_(cur|max)_freq", path):
+        return f"{cpu_khz(board)}\n"
+    if path == "/proc/version":
+        return f"Linux version {d.linux['kernel_release']} (perfgate simulated {d.board}) #1 SMP PREEMPT\n"
+    if path == "/etc/hostname":
+        return d.hostname + "\n"
+    if path == "/etc/os-release":
+        return 'ID=arago\nNAME="Arago"\nVERSION="2024.04 (perfgate simulated board)"\n'
+    if path == "/proc/uptime":
+        up = (time.monotonic() - board.booted_at) * board.speed
+        return f"{up:.2f} {up * 3.5:.2f}\n"
+    if path == "/proc/loadavg":
+        return "0.08 0.03 0.01 1/123 1234\n"
+    if path == "/proc/meminfo":
+        return "MemTotal:        1897772 kB\nMemFree:         1645312 kB\nMemAvailable:    1702344 kB\n"
+    return None
+
+
+def gnu_time_v(command: str, secs: float, status: int) -> str:
+    return (
+        f'\tCommand being timed: "{command}"\n\tUser time (seconds): {secs * 0.97:.2f}\n'
+        f"\tSystem time (seconds): {secs * 0.02:.2f}\n\tPercent of CPU this job got: 99%\n"
+        f"\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:{secs:05.2f}\n\tMaximum resident set size (kbytes): 5120\n"
+        f"\tExit status: {status}\n"
+    )
+
+
+# -- splitting -----------------------------------------------------------------------------------------------
+def _scan(line: str, ops: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Split `line` at the operators `ops` outside quotes and $( ); each piece with the operator before it."""
+    parts: list[tuple[str, str]] = []
+    buf: list[str] = []
+    quote, depth, prev_op, i = "", 0, ";", 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"`":
+            quote = ch
+        elif line.startswith("$(", i):
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif not depth:
+            op = next((o for o in ops if line.startswith(o, i)), None)
+            if op == "&" and (line[i - 1 : i] == ">" or line[i + 1 : i + 2] == ">"):
+                op = None  # 2>&1, &>file
+            if op == "|" and line.startswith("||", i):
+                op = None
+            if op:
+                parts.append(("".join(buf).strip() + (" &" if op == "&" else ""), prev_op))
+                prev_op = ";" if op == "&" else op
+                buf = []
+                i += len(op)
+                continue
+        buf.append(ch)
+        i += 1
+    parts.append(("".join(buf).strip(), prev_op))
+    return [(p, o) for p, o in parts if p and p != "&"]
+
+
+def split_list(line: str) -> list[tuple[str, str]]:
+    """`a; b && c || d & e` -> [(a, ;), (b, ;), (c, &&), (d, ||), ...]."""
+    return _scan(line, ("&&", "||", ";", "\n", "&"))
+
+
+def split_pipes(segment: str) -> list[str]:
+    return [p for p, _ in _scan(segment, ("|",))]
+
+
+def split_redirections(words: list[str]) -> tuple[list[str], list[tuple[int, str, str]]]:
+    """Words without their redirections, and the redirections as (fd, op, target) in order."""
+    out: list[str] = []
+    redirs: list[tuple[int, str, str]] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        m = re.fullmatch(r"(\d?|&)(>>|>&|>|<)(.*)", w)
+        if m and not (w.startswith("<") and m.group(3) == "" and i + 1 >= len(words)):
+            fd_text, op, target = m.groups()
+            if not target and i + 1 < len(words):
+                i += 1
+                target = words[i]
+            if op == "<":
+                i += 1
+                continue
+            if fd_text == "&":
+                redirs += [(1, ">", target), (2, ">&", "1")]
+            else:
+                fd = int(fd_text) if fd_text else 1
+                if op == ">&" and not target.isdigit():
+                    redirs += [(1, ">", target), (2, ">&", "1")]
+                else:
+                    redirs.append((fd, op, target))
+            i += 1
+            continue
+        out.append(w)
+        i += 1
+    return out, redirs
+
+
+async def run_text(session: Session, line: str) -> tuple[str, int]:
+    """Convenience for tests: run a line, return (stdout+stderr, status)."""
+    buf: list[str] = []
+
+    async def write(text: str, err: bool) -> None:
+        buf.append(text)
+
+    old = session.sink
+    session.sink = Sink(write, old.channel, old.drop)
+    try:
+        status = await session.run(line)
+    finally:
+        session.sink = old
+    return "".join(buf), status
