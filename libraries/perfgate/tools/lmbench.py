@@ -11,6 +11,15 @@ Metric names are the guides' (`lat_tcp (us)`, `bw_mem-rd-1mb (MB/s)`, `lat_mem_r
 number is also published under TI's summary names (`pipe_latency (microsec)` = `lat_pipe (us)`...): both are returned.
 `lat_mem_rd` rows are named `sz<int(MiB x 1000)>k` (0.03125 -> `sz31k`); the smallest row is also `sz50` (TI's name
 for it; the naming is not confirmed by a source). `lat_fs-<size>k (num_files)` is the second column (inferred).
+
+TI's results parser files some numbers under two names, and the guides publish the mean as `x (min a, max b)`. This
+parser reproduces it, so that a healthy board compares equal to its guide:
+- `bw_mem-<op>-<N>mb` for N in 1, 2, 4, 8 MB is the mean of `bw_mem <N>M <op>` and of the next operation in TI's list
+  (rd, wr, rdwr, cp, fwr, frd, fcp, bzero, bcopy) when the output has both (a loop over the operations, each preceded
+  by its echoed command line: `for op in rd wr ...; do echo "bw_mem 1M $op"; bw_mem 1M $op; done 2>&1`); the
+  guides' min and max are the two values (bcopy, last, stands alone). Every AM62x/J7/AM64x/AM57x/AM437x table fits.
+- `latency_for_1.00_mb_block_size` is half the 1.00 MB row: the mean of that row and a 0.00 (`min 0.00` in every
+  guide). `latency_for_0.50_mb_block_size` is the 0.50 MB row.
 """
 
 from __future__ import annotations
@@ -74,7 +83,9 @@ SUMMARY: dict[str, str] = {
 MEM_RD_SUMMARY = {0.5: "latency_for_0.50_mb_block_size (nanosec)", 1.0: "latency_for_1.00_mb_block_size (nanosec)"}
 SMALLEST_ROW = "sz50"
 
-BW_MEM_OPS = ("rd", "wr", "rdwr", "cp", "fwr", "frd", "fcp", "bzero", "bcopy")
+BW_MEM_OPS = ("rd", "wr", "rdwr", "cp", "fwr", "frd", "fcp", "bzero", "bcopy")  # TI's order
+TI_PAIRED_MB = (1, 2, 4, 8)
+LOOP = re.compile(r"for\s+(?P<var>\w+)\s+in\s+(?P<items>[^;]+);\s*do\s+(?P<body>.*?);?\s*done")
 BW_FILE = {"io_only": "io", "open2close": "o2c"}
 BW_MMAP = {"mmap_only": "mo", "open2close": "o2c"}
 SERVER_FLAGS = {"-s", "-S"}
@@ -152,6 +163,35 @@ def pair_name(command: str | None) -> str | None:
     return None
 
 
+BW_MEM_NAME = re.compile(r"^bw_mem-(?P<op>\w+)-(?P<mb>\d+)mb \(MB/s\)$")
+
+
+def bw_mem_name(op: str, mb: int) -> str:
+    return f"bw_mem-{op}-{mb}mb (MB/s)"
+
+
+def ti_partner(mb: int, op: str) -> str | None:
+    """The operation whose `bw_mem` result TI's parser also files under `bw_mem-<op>-<mb>mb`, if any."""
+    if mb not in TI_PAIRED_MB or op not in BW_MEM_OPS:
+        return None
+    i = BW_MEM_OPS.index(op)
+    return BW_MEM_OPS[i + 1] if i + 1 < len(BW_MEM_OPS) else None
+
+
+def loop_commands(command: str) -> list[str]:
+    """`for op in rd wr; do echo ...; bw_mem 1M $op; done` -> [`bw_mem 1M rd`, `bw_mem 1M wr`]; [] for no loop."""
+    m = LOOP.search(command or "")
+    if not m:
+        return []
+    out = []
+    for item in m["items"].split():
+        for part in re.split(r"\s*;\s*", m["body"]):
+            part = part.replace("${" + m["var"] + "}", item).replace("$" + m["var"], item)
+            if _program(part)[0] and not part.lstrip().startswith("echo"):
+                out.append(part)
+    return out
+
+
 def mem_rd_name(size_mib: float, stride: int) -> str:
     return f"lat_mem_rd-stride{stride}-sz{int(round(size_mib * 1000, 6))}k (ns)"
 
@@ -177,10 +217,15 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     mem_rows: list[tuple[float, float]] = []
     ctx_size: int | None = None
     unknown: list[tuple[int, str]] = []
+    bw_mem: dict[tuple[int, str], float] = {}  # (MB, op) -> MB/s, for TI's shared names
     for n, raw in enumerate(text.splitlines(), 1):
         line = ESCAPES.sub("", raw).strip()
         if not line:
             stride = ctx_size = None  # a blank line ends a lat_mem_rd or lat_ctx block
+            continue
+        echoed = pair_name(line) if line.startswith(("bw_", "lat_")) else None
+        if echoed:
+            pair = echoed  # an echoed command line names the bare pairs that follow
             continue
         m = LABELLED.match(line)
         if m:
@@ -218,6 +263,9 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                 out[f"lat_ctx-{int(a)}-{ctx_size}k (us)"] = b
             elif pair:
                 out[pair] = b
+                op = BW_MEM_NAME.match(pair)
+                if op:
+                    bw_mem[(int(op["mb"]), op["op"])] = b
             else:
                 raise ParseError(
                     f"line {n}: a bare `<size> <value>` line ({line!r}) can only be named from its command "
@@ -228,6 +276,12 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
         unknown.append((n, line))
     if mem_rows:
         out[f"lat_mem_rd-stride{mem_stride}-{SMALLEST_ROW} (ns)"] = min(mem_rows)[1]
+    if MEM_RD_SUMMARY[1.0] in out:
+        out[MEM_RD_SUMMARY[1.0]] = out[MEM_RD_SUMMARY[1.0]] / 2  # TI: mean of the 1.00 MB row and a 0.00
+    for (mb, op), value in bw_mem.items():
+        partner = ti_partner(mb, op)
+        if partner and (mb, partner) in bw_mem:
+            out[bw_mem_name(op, mb)] = (value + bw_mem[(mb, partner)]) / 2
     for key, alias in SUMMARY.items():
         if key in out:
             out[alias] = out[key]
@@ -276,6 +330,9 @@ def _ctx_args(args: list[str]) -> tuple[int, list[int]]:
 
 def keys_for(command: str) -> list[str]:
     """The metric names the output of `command` yields (what `parse` returns for it), for planning."""
+    looped = loop_commands(command)
+    if looped:
+        return list(dict.fromkeys(k for c in looped for k in keys_for(c)))
     prog, args = _program(command)
     if not prog or is_server(command):
         return []
@@ -339,6 +396,9 @@ def _draw(values: dict[str, float], key: str, rng: random.Random, default: float
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     """What the program of `command` prints (on stderr, captured with 2>&1) for the given metrics."""
+    looped = loop_commands(command)
+    if looped:
+        return _render_loop(looped, values, rng)
     prog, args = _program(command)
     if not prog:
         raise ValueError(f"not an LMBench command: {command!r}")
@@ -362,6 +422,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
             key = mem_rd_name(s, stride)
             summary = next((n for size, n in MEM_RD_SUMMARY.items() if abs(s - size) < 1e-9), None)
             base = values.get(key, values.get(summary, last) if summary else last)
+            if key not in values and summary == MEM_RD_SUMMARY[1.0] and summary in values:
+                base = 2 * values[summary]  # TI publishes half the row
             if s == sizes[0]:
                 base = smallest
             last = base
@@ -401,3 +463,25 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     if not lines:
         raise ValueError(f"LMBench program {prog!r} is not simulated")
     return "\n".join(lines) + "\n"
+
+
+def _render_loop(commands: list[str], values: dict[str, float], rng: random.Random) -> str:
+    """Each command echoed, then its output; `bw_mem` values solved so that TI's shared names give `values`."""
+    own: dict[str, float] = {}
+    present = {pair_name(c) for c in commands}
+    for c in reversed([c for c in commands if pair_name(c)]):
+        name = pair_name(c) or ""
+        m = BW_MEM_NAME.match(name)
+        partner = ti_partner(int(m["mb"]), m["op"]) if m else None
+        partner_name = bw_mem_name(partner, int(m["mb"])) if m and partner else None
+        target = values.get(name, 1000.0)
+        if partner_name in present and partner_name in own:
+            own[name] = 2 * target - own[partner_name]  # TI's name is the mean of the two
+        else:
+            own[name] = target
+    text = ""
+    for c in commands:
+        name = pair_name(c)
+        text += c + "\n"
+        text += render(c, {name: own[name]} if name else values, rng) if name else render(c, values, rng)
+    return text

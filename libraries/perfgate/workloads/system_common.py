@@ -1,0 +1,180 @@
+"""What the System Benchmarks suites share: their settings, and the matching of the guides' row names to parser names.
+
+Settings: variables/workloads/<suite>.yaml (`<suite>:` mapping, TI's commands), under the board profile's
+`workloads.<suite>`, under the lab's `workloads.<suite>` and `boards.<board>.workloads.<suite>`. Command templates use
+`{key}` placeholders filled from the same settings (`{bin}`, `{file}`, `{contexts}`...).
+
+Rows are matched to parser names on their text: rst escapes removed, case folded, the unit in parentheses dropped
+(the guides spell units `MB/s`, `MBs`, `mb/s`, `mb\\s`). The AM57x guide truncates long names to 30 characters
+(`af_unix_socket_stream_bandwidt`): a row of 25 characters or more that is the start of exactly one parser name
+matches it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from perfgate import paths
+from perfgate.errors import DataError, ParseError, ToolMissing
+from perfgate.model import Criterion
+from perfgate.workloads.base import Context, Measurements, Run, Workload
+
+UNIT = re.compile(r"\s*\([^()]*\)\s*$")
+TRUNCATED_MIN = 25
+
+
+def norm(text: str) -> str:
+    t = text.replace("\\_", "_").replace("\\", "").strip().lower()
+    t = UNIT.sub("", t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def row_text(c: Criterion) -> str:
+    return c.row or c.name
+
+
+def match(criteria: list[Criterion], keys: list[str]) -> tuple[dict[str, list[str]], list[Criterion]]:
+    """Parser name -> criterion ids, and the criteria no parser name matches."""
+    by_norm: dict[str, str] = {}
+    for k in keys:
+        by_norm.setdefault(norm(k), k)
+    mapping: dict[str, list[str]] = {}
+    unmatched: list[Criterion] = []
+    for c in criteria:
+        n = norm(row_text(c))
+        key = by_norm.get(n)
+        if key is None and len(n) >= TRUNCATED_MIN:
+            starts = [k for nk, k in by_norm.items() if nk.startswith(n)]
+            key = starts[0] if len(starts) == 1 else None
+        if key is None:
+            unmatched.append(c)
+        else:
+            mapping.setdefault(key, []).append(c.id)
+    return mapping, unmatched
+
+
+@cache
+def _load(path: Path, mtime: float) -> dict:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None
+    if not isinstance(data, dict):
+        raise DataError("a workload file must be a mapping of the suite name to its settings", path, 1)
+    return data
+
+
+def _merge(base: dict, over: dict | None) -> dict:
+    out = dict(base)
+    for k, v in (over or {}).items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def settings(suite: str, profile: dict, lab: dict) -> dict:
+    path = paths.variables() / "workloads" / f"{suite}.yaml"
+    if not path.exists():
+        raise DataError(f"no settings for suite {suite}", path)
+    base = _load(path, path.stat().st_mtime).get(suite)
+    if not isinstance(base, dict):
+        raise DataError(f"no `{suite}:` mapping", path, 1)
+    board = (profile or {}).get("name", "")
+    s = _merge(base, ((profile or {}).get("workloads") or {}).get(suite))
+    s = _merge(s, ((lab or {}).get("workloads") or {}).get(suite))
+    return _merge(s, ((((lab or {}).get("boards") or {}).get(board) or {}).get("workloads") or {}).get(suite))
+
+
+def fill(template: str, s: dict, **extra: object) -> str:
+    values = {k: v for k, v in s.items() if not isinstance(v, dict | list)}
+    values.update(extra)
+    try:
+        return template.format(**values)
+    except KeyError as e:
+        raise DataError(f"command template {template!r} names {e}, which its settings do not give") from None
+
+
+def yielded_keys(tool: str, command: str) -> list[str]:
+    """The parser names a command's output gives: what its renderer prints, read back by its parser."""
+    from perfgate import tools
+
+    module = tools.module(tool)
+    if hasattr(module, "keys_for"):
+        return list(module.keys_for(command))
+    return list(tools.parse(tool, tools.render(tool, command, {}, random.Random(0)), command=command))
+
+
+class ToolWorkload(Workload):
+    """A suite measured by runs of one tool: `commands()` gives (command, label, criteria it may measure)."""
+
+    tool = ""
+
+    def commands(self, criteria: list[Criterion], s: dict) -> list[tuple[str, str, list[Criterion]]]:
+        return [(fill(s["command"], s), self.tool, criteria)]
+
+    def plan_with_unmatched(self, criteria: list[Criterion], profile: dict, lab: dict) -> tuple[list[Run], dict]:
+        s = settings(self.suite, profile, lab)
+        runs, unmatched = [], {}
+        for command, label, crits in self.commands(criteria, s):
+            keys, left = match(crits, yielded_keys(self.tool, command))
+            for c in left:
+                unmatched[c.id] = f"`{command}` prints no metric named like '{row_text(c)}' ({self.tool} parser)"
+            same = next((r for r in runs if r.command == command), None)
+            if same is not None:
+                for k, ids in keys.items():
+                    same.keys.setdefault(k, []).extend(ids)
+            elif keys:
+                runs.append(Run(self.tool, command, keys, timeout=float(s.get("timeout", 600)), label=label))
+        return runs, unmatched
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        return self.plan_with_unmatched(criteria, profile, lab)[0]
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        runs, unmatched = self.plan_with_unmatched(criteria, ctx.profile, ctx.lab)
+        out = run_all(runs, ctx)
+        for cid, why in unmatched.items():
+            out.missing.setdefault(cid, why)
+        if out.values:
+            ctx.note(f"{len(out.values)} of {len(criteria)} values read by the {self.tool} parser")
+        return out
+
+
+def run_all(runs: list[Run], ctx: Context) -> Measurements:
+    """Run each command once and read its keys; aux runs (no keys) only run. Errors are recorded per criterion."""
+    from perfgate import tools
+
+    out = Measurements()
+    for run in runs:
+        ids = [cid for group in run.keys.values() for cid in group]
+        try:
+            text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
+        except ToolMissing as e:
+            out.unavailable.update(dict.fromkeys(ids, str(e)))
+            if not ids:
+                ctx.note(f"`{run.command}`: {e}")
+            continue
+        evidence = getattr(ctx, "last_evidence", "")
+        if not ids:
+            continue
+        for cid in ids:
+            out.evidence.setdefault(cid, []).append(evidence)
+        try:
+            metrics = tools.parse(run.tool, text, command=run.command)
+        except ParseError as e:
+            where = f" ({evidence})" if evidence else ""
+            out.missing.update(dict.fromkeys(ids, f"{run.tool} output not recognised{where}: {e}"))
+            continue
+        for key, group in run.keys.items():
+            for cid in group:
+                if key in metrics:
+                    out.values[cid] = metrics[key]
+                    out.tools[cid] = run.tool
+                else:
+                    out.missing[cid] = f"{run.tool} printed no '{key}' for `{run.command}`"
+    return out

@@ -1,0 +1,16 @@
+*** Settings ***
+Documentation    System Benchmarks / CoreMarkPro, as the guide's "CoreMarkPro" section: one test per number the
+...              guide publishes for the board. Runs CoreMark-PRO certify-all with one context for the one-core
+...              table and two for the two-core table, and keeps its output.
+
+Library          DataDriver    file=${CRITERIA_DIR}/coremark_pro.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    coremark_pro
+Test Template    Criterion Should Hold
+
+Test Tags        system    coremark_pro
+
+
+*** Test Cases ***
+Criterion ${id}    Default

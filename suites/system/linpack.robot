@@ -1,0 +1,16 @@
+*** Settings ***
+Documentation    System Benchmarks / Linpack, as the guide's "Linpack" section: one test per number the guide
+...              publishes for the board. Runs TI's linpack (clinpack, order 100) and keeps its output (stderr
+...              included).
+
+Library          DataDriver    file=${CRITERIA_DIR}/linpack.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    linpack
+Test Template    Criterion Should Hold
+
+Test Tags        system    linpack
+
+
+*** Test Cases ***
+Criterion ${id}    Default

@@ -1,0 +1,15 @@
+*** Settings ***
+Documentation    System Benchmarks / Whetstone, as the guide's "Whetstone" section: one test per number the
+...              guide publishes for the board. Runs TI's runWhetstone (whetstone 100000) and keeps its output.
+
+Library          DataDriver    file=${CRITERIA_DIR}/whetstone.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    whetstone
+Test Template    Criterion Should Hold
+
+Test Tags        system    whetstone
+
+
+*** Test Cases ***
+Criterion ${id}    Default
