@@ -12,7 +12,7 @@ from perfgate.model import Criterion
 from perfgate.tools import render
 from perfgate.workloads.base import Workload
 
-SIM_LAB = {"name": "sim", "has": ["ethernet", "usb", "audio", "gpu", "display", "capture", "camera", "multimedia"],
+SIM_LAB = {"name": "sim", "has": ["ethernet", "usb", "audio", "gpu", "display", "capture", "multimedia"],
            "tester": {"address": "127.0.0.1"}, "power_meter": "board"}  # fmt: skip
 
 
@@ -25,9 +25,7 @@ class BoardContext:
         self.repeat = 1
         self.virtual = True
         self.workload = workload
-        self.crits = [
-            dataclasses.replace(c, value=c.value * (1 + (degrade or {}).get(c.id, 0.0))) for c in crits
-        ]
+        self.crits = [dataclasses.replace(c, value=c.value * (1 + (degrade or {}).get(c.id, 0.0))) for c in crits]
         self.rng = random.Random(seed)
         self.commands: list[tuple[str, str]] = []
         self.notes: list[str] = []

@@ -47,6 +47,15 @@ def test_overflows_counted() -> None:
     m = cyclictest.parse(read("h10-overflows.txt"))
     assert m["histogram overflows"] == 988.0
     assert m["max latency (us)"] == 95.0
+    assert m["samples"] == 1000.0  # "# Total:" counts only the samples inside the histogram
+
+
+def test_qemu_board_captures() -> None:
+    m = cyclictest.parse(read("qemu_arm64-stress-hist.txt"), "cyclictest -m -Sp80 -D10 -h400 -i200 -M -q")
+    assert m["max latency (us)"] == 43871.0 and m["histogram overflows"] == 5619.0
+    assert m["samples"] == 5028 + 4053 + 5619
+    m = cyclictest.parse(read("qemu_arm64-idle-summary.txt"))
+    assert m["max latency T1 (us)"] == 13657.0 and m["avg latency (us)"] == 380.0
 
 
 def test_under_stress() -> None:

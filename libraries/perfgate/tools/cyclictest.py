@@ -101,10 +101,11 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                 raise ParseError(f"cyclictest: '# {key}' has not one value per thread ({len(maxes)})", line=line)
         mins, avgs = h.summary["Min Latencies"], h.summary["Avg Latencies"]
         out = _metrics(mins, avgs, maxes, scale)
-        if "Total" in h.summary:
-            out["samples"] = float(sum(h.summary["Total"]))
+        overflows = sum(h.summary.get("Histogram Overflows", []))
+        if "Total" in h.summary:  # the histogram's count: the samples within its range
+            out["samples"] = float(sum(h.summary["Total"]) + overflows)
         if "Histogram Overflows" in h.summary:
-            out["histogram overflows"] = float(sum(h.summary["Histogram Overflows"]))
+            out["histogram overflows"] = float(overflows)
         return out
     threads: dict[int, re.Match[str]] = {}
     for line in lines:
@@ -264,8 +265,9 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
         lines.append("# Histogram Overflows: " + " ".join(f"{ov:05d}" for ov in over))
         lines.append("# Histogram Overflow at cycle number:")
         for t in range(len(threads)):
-            cycles = sorted(rng.sample(range(loops), min(over[t], 10)))
-            extra = f" # {over[t] - 10:05d} others" if over[t] > 10 else ""
+            shown = min(over[t], o.histogram)  # rt-tests lists as many cycles as the histogram has rows
+            cycles = sorted(rng.sample(range(loops), shown))
+            extra = f" # {over[t] - shown:05d} others" if over[t] > shown else ""
             lines.append(f"# Thread {t}:" + "".join(f" {c:05d}" for c in cycles) + extra)
         return "\n".join(lines) + "\n"
     pid = rng.randint(1000, 30000)
