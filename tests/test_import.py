@@ -82,7 +82,10 @@ def test_check_fails_on_a_changed_missing_or_stale_file(scratch: Path):
     f = thresholds / "am62xx_sk" / "stream.csv"
     f.write_text(f.read_text().replace("1637.6", "1637.7"))
     (thresholds / "j7200_evm" / "dhrystone.csv").unlink()
-    (thresholds / "am64xx_evm" / "old_suite.csv").write_text("stale\n")
+    stream = (thresholds / "am64xx_evm" / "stream.csv").read_text()
+    (thresholds / "am64xx_evm" / "old_suite.csv").write_text(stream)  # a suite the guide no longer has
+    (thresholds / "qemu_arm64").mkdir()
+    (thresholds / "qemu_arm64" / "openssl.csv").write_text("not from a guide\n")  # `perfgate baseline`
     r = perfgate("import", "--check", "-q", root=scratch)
     assert r.returncode == 1
     assert "differs: " in r.stderr and "am62xx_sk/stream.csv" in r.stderr
@@ -92,6 +95,7 @@ def test_check_fails_on_a_changed_missing_or_stale_file(scratch: Path):
     assert perfgate("import", "-q", root=scratch).returncode == 0
     assert perfgate("import", "--check", "-q", root=scratch).returncode == 0
     assert not (thresholds / "am64xx_evm" / "old_suite.csv").exists()
+    assert (thresholds / "qemu_arm64" / "openssl.csv").exists()
 
 
 def test_no_arguments_imports_the_five_guides():
@@ -229,7 +233,11 @@ def test_malformed_csv_table_names_file_and_line_and_the_rest_imports(scratch: P
     assert "malformed.rst:23: row has 3 cells, the header has 2" in r.stderr
     written = criteria.read(scratch / "variables" / "thresholds" / "am62xx_sk" / "linpack.csv")
     assert [(c.name, c.value, c.source) for c in written] == [("linpack (Kflops)", 578100.0, "malformed.rst:31")]
-    assert not (scratch / "variables" / "thresholds" / "am62xx_sk" / "dhrystone.csv").exists()
+    # the files of the five guides are not this guide's: importing it leaves them alone
+    assert criteria.read(scratch / "variables" / "thresholds" / "am62xx_sk" / "dhrystone.csv")[0].guide == (
+        "linux-10.00-am62x.rst"
+    )
+    assert (scratch / "variables" / "thresholds" / "am62xx_sk" / "lmbench.csv").exists()
 
 
 def test_flat_list_forms():
@@ -259,3 +267,27 @@ def test_unreadable_guide_is_an_error_with_its_path(tmp_path: Path):
     r = perfgate("import", "--check", str(tmp_path / "nope.rst"))
     assert r.returncode == 2
     assert "nope.rst: cannot read guide" in r.stderr
+
+
+def test_a_table_no_section_rule_places_is_an_error(scratch: Path):
+    guide = scratch / "linux-99.02-frob.rst"
+    guide.write_text(
+        "Frobnicator\n-----------\n\n.. csv-table:: Frob rate\n"
+        '    :header: "Size","am62xx_sk-fs: Rate (MB/s)"\n\n    "1m","12.5"\n'
+    )
+    r = perfgate("import", str(guide), root=scratch)
+    assert r.returncode == 1
+    assert "linux-99.02-frob.rst:4: no suite in variables/sections.yaml matches its titles: Frobnicator" in r.stderr
+
+
+def test_import_report_names_tables_read_criteria_per_board_and_skips():
+    r = perfgate("import", "--check", str(GUIDES / "rt-linux-2017.05-am57x.rst"))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert out.startswith("rt-linux-2017.05-am57x.rst (release 2017.05): ")
+    assert "  am574x_idk: 454 criteria (decode 17, dhrystone 3, display 36," in out
+    assert "  read     rt-linux-2017.05-am57x.rst:51 flat-pairs 'LMBench' -> lmbench: 112" in out
+    assert "  skipped  rt-linux-2017.05-am57x.rst:760 flat-list 'Ethernet performance table': " in out
+    assert "  skipped  rt-linux-2017.05-am57x.rst:466 flat-list 'Sensor Capture': no values" in out
+    assert "  skipped  rt-linux-2017.05-am57x.rst:8 grid-table 'Evaluation Modules': board descriptions" in out
+    assert "29 histogram bins" in out

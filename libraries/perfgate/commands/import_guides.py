@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     files = importer.render_files(imports)
     total = sum(len(gi.criteria) for gi in imports)
     if args.check:
-        diffs = importer.differences(files)
+        diffs = importer.differences(files, [gi.name for gi in imports])
         for d in diffs:
             print(f"perfgate import --check: {d}", file=sys.stderr)
         if diffs:
@@ -41,6 +41,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{len(files)} threshold files ({total} criteria) match the guides")
         return 1 if diffs or errors else 0
-    written = importer.write_files(files)
+    written = importer.write_files(files, [gi.name for gi in imports])
     print(f"{total} criteria in {len(files)} threshold files; {len(written)} written or removed")
     return 1 if errors else 0

@@ -103,9 +103,11 @@ class Builder:
             result.skipped, result.error, result.error_line = table.error, True, table.error_line
             return result
         if decision.suite is None:
-            result.skipped = "no suite matches its titles (variables/sections.yaml): " + " / ".join(
+            # a results table the data cannot place is a gap in variables/sections.yaml: an error, not a skip
+            result.skipped = "no suite in variables/sections.yaml matches its titles: " + " / ".join(
                 [*table.sections, result.title]
             )
+            result.error, result.error_line = True, table.line
             return result
         result.suite, result.chapter = decision.suite, decision.chapter
         reader = {

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -221,11 +223,27 @@ def render_files(imports: list[GuideImport]) -> dict[Path, str]:
     }
 
 
-def _covered_dirs(files: dict[Path, str]) -> set[Path]:
-    return {p.parent for p in files}
+def _guides_of(path: Path) -> set[str]:
+    """The guides named in a threshold file's `${guide}` column (empty when it cannot be read)."""
+    try:
+        rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+        column = rows[0].index("${guide}")
+    except (OSError, UnicodeDecodeError, csv.Error, IndexError, ValueError):
+        return set()
+    return {row[column] for row in rows[1:] if len(row) > column}
 
 
-def differences(files: dict[Path, str]) -> list[str]:
+def stale_files(files: dict[Path, str], guides: Iterable[str]) -> list[Path]:
+    """Threshold files that came from these guides but that the guides no longer produce. Files of other
+    guides and of boards no guide covers (`perfgate baseline`) are never stale."""
+    names = set(guides)
+    root = paths.thresholds()
+    if not root.is_dir():
+        return []
+    return [p for p in sorted(root.glob("*/*.csv")) if p not in files and _guides_of(p) & names]
+
+
+def differences(files: dict[Path, str], guides: Iterable[str]) -> list[str]:
     """What differs between the committed threshold files and `files` (missing, changed, stale)."""
     out = []
     for p, content in files.items():
@@ -233,25 +251,20 @@ def differences(files: dict[Path, str]) -> list[str]:
             out.append(f"missing: {p}")
         elif p.read_text(encoding="utf-8") != content:
             out.append(f"differs: {p}")
-    for d in sorted(_covered_dirs(files)):
-        if d.is_dir():
-            for p in sorted(d.glob("*.csv")):
-                if p not in files:
-                    out.append(f"stale: {p} (no guide table for this suite any more)")
+    out += [f"stale: {p} (the guide no longer publishes this suite for this board)" for p in stale_files(files, guides)]
     return out
 
 
-def write_files(files: dict[Path, str]) -> list[Path]:
-    """Write the files; remove threshold files of the imported boards that the guides no longer produce."""
+def write_files(files: dict[Path, str], guides: Iterable[str]) -> list[Path]:
+    """Write the files; remove the threshold files these guides produced before and no longer produce."""
+    stale = stale_files(files, guides)
     written = []
     for p, content in files.items():
         if not p.exists() or p.read_text(encoding="utf-8") != content:
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(content, encoding="utf-8")
             written.append(p)
-    for d in _covered_dirs(files):
-        for p in d.glob("*.csv"):
-            if p not in files:
-                p.unlink()
-                written.append(p)
+    for p in stale:
+        p.unlink()
+        written.append(p)
     return written
