@@ -20,10 +20,11 @@ ${LAB}      ${EMPTY}
 *** Keywords ***
 Start The Gate
     [Documentation]    Board and lab first (an unknown board stops the run at once), then the run directory,
-    ...    then the board, brought to its shell.
-    ${lab_data}    Start The Lab    ${BOARD}    ${LAB}
+    ...    then the lab's board and console, and the board brought to its shell.
+    ${lab_data}    Find The Lab    ${BOARD}    ${LAB}
     Open Run    ${BOARD}    ${LAB_NAME}    ${VIRTUAL}
     Use Lab    ${lab_data}
+    Start The Lab
     Bring Up The Board
 
 Stop The Gate

@@ -25,7 +25,7 @@ from perfgate.board.console import Console
 from perfgate.board.lab import Lab, expand, load
 from perfgate.board.launcher import Launcher
 from perfgate.board.strategy import Board as Strategy
-from perfgate.errors import PerfgateError, ToolMissing
+from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
 
 LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
 
@@ -43,6 +43,8 @@ def _text(value: object) -> str:
 
 @library(scope="GLOBAL", auto_keywords=False)
 class Board:
+    active: Board | None = None  # the instance with an open lab: suites that do not import it still reach it
+
     def __init__(self) -> None:
         self.lab: Lab | None = None
         self.board: Strategy | None = None
@@ -50,28 +52,24 @@ class Board:
         self.console: Console | None = None
         self.transcript: Path | None = None
         self.bring_up_error: str = ""
+        self.name = ""
+        self.profile: dict = {}
 
     # ------------------------------------------------------------------------------------------ lab
     @keyword
     def open_lab(self, board: str, lab: str = "") -> dict:
-        """Resolve BOARD and LAB, start the lab's board when the lab starts it (sim, qemu), open the console.
+        """Resolve BOARD and LAB and validate the lab file; returns the lab's data (for the gate).
 
-        Returns the lab's data (for the gate). No LAB means the built-in `sim` lab: the console and the log say
-        `LAB=sim: simulated board, not hardware`, and `${VIRTUAL}` is set for the report."""
+        No LAB means the built-in `sim` lab: the console and the log say `LAB=sim: simulated board, not hardware`,
+        and `${VIRTUAL}` (for the report), `${LAB_NAME}` and `${LAB_BANNER}` are set."""
         try:
-            name = boards.resolve(board)
-            self.lab = load(_text(lab), name)
-            profile = boards.profile(name)
+            self.name = boards.resolve(board)
+            self.lab = load(_text(lab), self.name)
+            self.profile = _merge(boards.profile(self.name), self.lab.profile_overrides)
+        except UnknownBoard as e:
+            BuiltIn().fatal_error(str(e))
         except PerfgateError as e:
             raise AssertionError(str(e)) from None
-        profile = _merge(profile, self.lab.profile_overrides)
-        context = {
-            "board": name,
-            "lab": self.lab.name,
-            "sim_speed": _text(_var("SIM_SPEED")),
-            "faults": _text(_var("FAULTS")),
-            "sim_seed": _text(_var("SIM_SEED")),
-        }
         if not _text(lab):
             logger.console(f"perfgate: no LAB given: using the built-in lab `{self.lab.name}`")
         banner = self.lab.banner()
@@ -80,6 +78,27 @@ class Board:
             logger.warn(banner)
         else:
             logger.info(banner)
+        bi = BuiltIn()
+        bi.set_global_variable("${VIRTUAL}", self.lab.virtual)
+        bi.set_global_variable("${LAB_NAME}", self.lab.name)
+        bi.set_global_variable("${LAB_BANNER}", banner)
+        data = dict(self.lab.data)
+        data["name"] = self.lab.name
+        return data
+
+    @keyword
+    def start_lab(self) -> None:
+        """Start the lab's board when the lab starts it (sim, qemu) and open the serial console. The transcript
+        goes to ${RUN_DIR}/serial.log (the output directory before a run directory exists)."""
+        if self.lab is None:
+            raise AssertionError("no lab: `Open Lab` must come first")
+        context = {
+            "board": self.name,
+            "lab": self.lab.name,
+            "sim_speed": _text(_var("SIM_SPEED")),
+            "faults": _text(_var("FAULTS")),
+            "sim_seed": _text(_var("SIM_SEED")),
+        }
         out_dir = Path(_text(_var("RUN_DIR")) or _text(_var("OUTPUT DIR")) or ".")
         self.transcript = out_dir / "serial.log"
         speed = 1.0
@@ -89,25 +108,22 @@ class Board:
             context = self.launcher.context
             speed = float(state.get("speed") or (context["sim_speed"] or 1))
             logger.info(f"started the {self.lab.name} board: `{' '.join(self.launcher.command())}`; state {state}")
-        serial = expand(self.lab.data["serial"], context)
+        try:
+            serial = expand(self.lab.data["serial"], context)
+        except PerfgateError as e:
+            raise AssertionError(str(e)) from None
         if self.launcher and self.launcher.state.get("serial"):
             serial["port"] = str(self.launcher.state["serial"])
         self.console = Console(serial["port"], int(serial.get("baud", 115200)), self.transcript)
         self.console.open()
-        self.board = Strategy(name, profile, self.lab, self.console, context, log=self._say, speed=speed)
+        self.board = Strategy(self.name, self.profile, self.lab, self.console, context, log=self._say, speed=speed)
         if speed != 1:
             floor = self.board.timeouts.floor
             logger.info(
                 f"the {self.lab.name} board runs {speed:g}x faster than real time: waits are divided by "
                 f"{speed:g} (never below {floor:g} s) and boot times multiplied by it"
             )
-        bi = BuiltIn()
-        bi.set_global_variable("${VIRTUAL}", self.lab.virtual)
-        bi.set_global_variable("${LAB_NAME}", self.lab.name)
-        bi.set_global_variable("${LAB_BANNER}", banner)
-        data = dict(self.lab.data)
-        data["name"] = self.lab.name
-        return data
+        Board.active = self
 
     @keyword
     def close_lab(self) -> None:

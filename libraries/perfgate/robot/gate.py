@@ -296,7 +296,9 @@ class Gate:
 
     # ----------------------------------------------------------------------------------------------- helpers
     def board_library(self):
-        return BuiltIn().get_library_instance(BOARD_LIBRARY)
+        from perfgate.robot.board import Board  # GLOBAL: the instance suites/__init__.robot opened
+
+        return Board.active or BuiltIn().get_library_instance(BOARD_LIBRARY)
 
     def run_on_host(self, command: str, timeout: float) -> str:
         p = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=timeout, check=False)
