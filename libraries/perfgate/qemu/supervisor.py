@@ -32,6 +32,7 @@ from perfgate.errors import PerfgateError
 from perfgate.qemu import image, launch, recipe
 
 TICK = 0.2  # seconds between checks of QEMU and of the watched process
+HANGUP_DELAY = 1.0  # seconds between the "QEMU exited" message on the console and dropping the console client
 
 
 class BoardError(PerfgateError):
@@ -191,13 +192,16 @@ class Board:
         self.qemu = None
         msg = f"QEMU exited with status {rc} while the board was powered on (see {self.qemu_log})"
         self.event(msg)
+        self.state.update(power="off", qemu_pid=None, died={"status": rc, "at": time.time(), "message": msg})
+        self.save()
         if self.client:
             with contextlib.suppress(OSError):
                 self.client.setblocking(True)
                 self.client.sendall(f"\r\nperfgate qemu: {msg}\r\n".encode())
+            # a reader whose read() spans the hang-up loses what came in the same call (pyserial's socket://):
+            # give it time to take the message before the line drops
+            time.sleep(HANGUP_DELAY)
             self._drop_client()
-        self.state.update(power="off", qemu_pid=None, died={"status": rc, "at": time.time(), "message": msg})
-        self.save()
 
     def _drain_qemu(self) -> None:
         if not self.qemu_conn:
