@@ -61,6 +61,8 @@ def test_listener_puts_robot_files_in_the_run_dir(tmp_path: Path) -> None:
     assert [e["test"] for e in entries] == ["s1-t1", "s1-t2"]
     assert 'href="log.html#s1-t2"' in page and 'id="robot-log">log.html<' in page
     assert "Latency Holds" in (run / "log.html").read_text()  # Robot's log of this very run
+    meta = json.loads((run / "run.json").read_text())
+    assert meta["robot"] == {"tests": 2, "passed": 1, "failed": 1, "skipped": 0} and meta["verdict"] == "fail"
 
 
 def test_under_pabot_no_log_is_written_so_rebot_writes_one(tmp_path: Path) -> None:
@@ -93,3 +95,20 @@ def test_an_older_runs_log_is_not_copied(tmp_path: Path) -> None:
     RunRecorder(run, {"board": "b", "lab": "sim", "log": str(old)})
     assert cli.main(["report", str(run), "--no-charts"]) == 0
     assert not (run / "log.html").exists()
+
+
+def test_tests_that_failed_without_a_criterion_are_not_hidden(tmp_path: Path) -> None:
+    """A criterion test that fails before it is judged (a data error) records nothing: Robot's count shows it."""
+    suite = _suite(tmp_path)
+    suite.write_text(suite.read_text() + "\nBroken Row\n    Fail    DataDriver could not read the row\n")
+    p = subprocess.run(
+        [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--listener",
+         "perfgate.robot.listener.RunFiles", str(suite)],
+        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert p.returncode == 2, p.stdout
+    run = tmp_path / "results" / "b" / "run1"
+    assert len(json.loads((run / "metrics.json").read_text())) == 2
+    page = (run / "comparison.html").read_text()
+    assert 'id="unjudged">Robot failed 1 test(s) that judged no criterion' in page
+    assert "3 tests: 1 passed, 2 failed, 0 skipped" in page

@@ -11,7 +11,7 @@ import jinja2
 from markupsafe import Markup
 
 from perfgate.report import atomic, rundir
-from perfgate.report.metrics import VERDICTS, counts, evidence_of, gate_verdict, robot_test
+from perfgate.report.metrics import FAILING, VERDICTS, counts, evidence_of, gate_verdict, robot_test
 
 COMPARISON_HTML = "comparison.html"
 CHAPTERS = ["system", "boot", "uboot", "network", "storage", "crypto", "rt", "audio", "graphics", "multimedia",
@@ -120,6 +120,11 @@ def _duration(meta: dict) -> str:
     return f"{secs // 3600}:{secs // 60 % 60:02d}:{secs % 60:02d}"
 
 
+def robot_failed(meta: dict) -> int:
+    robot = meta.get("robot")
+    return int(robot.get("failed", 0)) if isinstance(robot, dict) else 0
+
+
 def log_href(run: rundir.Run) -> str:
     """Where Robot's log is, relative to the run directory: its copy there (perfgate.robot.listener or
     `perfgate report`), else where Robot writes it (at the very end of the run), else where a copy will be."""
@@ -141,7 +146,9 @@ def render(run: rundir.Run, charts: bool = True) -> str:
         complete=bool(run.meta.get("finished")),
         duration=_duration(run.meta),
         counts=counts(entries),
-        verdict=gate_verdict(entries) if entries else "fail",
+        verdict=gate_verdict(entries, robot_failed(run.meta)),
+        robot=run.meta.get("robot"),
+        unjudged=max(0, robot_failed(run.meta) - sum(1 for e in entries if e.get("verdict") in FAILING)),
         verdicts=VERDICTS,
         suites=_suite_views(entries, run.path, charts),
         log_href=log_href(run),

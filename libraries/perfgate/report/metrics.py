@@ -61,8 +61,12 @@ def counts(entries: Iterable[dict]) -> dict[str, int]:
     return {v: c.get(v, 0) for v in VERDICTS}
 
 
-def gate_verdict(entries: Iterable[dict]) -> str:
-    """`fail` when any criterion failed or was not measured, else `pass` (warnings pass)."""
+def gate_verdict(entries: Iterable[dict], robot_failed: int = 0) -> str:
+    """`fail` when any criterion failed or was not measured, when none was judged at all, or when Robot counted
+    failed tests (a setup that failed before any criterion was judged); else `pass` (warnings pass)."""
+    entries = list(entries)
+    if not entries or robot_failed:
+        return "fail"
     return "fail" if any(e.get("verdict") in FAILING for e in entries) else "pass"
 
 
@@ -105,6 +109,15 @@ def summary_csv(entries: Iterable[dict]) -> str:
             row.append("" if v is None else v)
         w.writerow(row)
     return out.getvalue()
+
+
+def update_meta(run_dir: Path, updates: dict) -> dict:
+    """Merge `updates` into an existing run.json (atomically)."""
+    path = Path(run_dir) / RUN_JSON
+    meta = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    meta.update(updates)
+    atomic.write_text(path, json.dumps(meta, indent=2, default=str) + "\n")
+    return meta
 
 
 class RunRecorder:

@@ -17,10 +17,13 @@ class RunFiles:
     def __init__(self) -> None:
         self.run_dir: Path | None = None
         self.files: dict[str, str] = {}
+        self.robot: dict[str, int] = {}
 
     def end_suite(self, data, result) -> None:
         if result.parent is not None:
             return
+        s = result.statistics
+        self.robot = {"tests": s.total, "passed": s.passed, "failed": s.failed, "skipped": s.skipped}
         try:
             value = BuiltIn().get_variable_value("${RUN_DIR}")
         except RobotNotRunningError:
@@ -44,10 +47,14 @@ class RunFiles:
         if self.run_dir is None or not self.run_dir.is_dir():
             return
         from perfgate.report import html, robotfiles, rundir
+        from perfgate.report.metrics import gate_verdict, update_meta
 
         try:
-            meta = rundir.load(self.run_dir).meta
-            robotfiles.collect(self.run_dir, self.files, meta)
+            run = rundir.load(self.run_dir)
+            if self.robot:  # Robot's own count: tests that failed before any criterion was judged show here
+                update_meta(self.run_dir, {"robot": self.robot,
+                                           "verdict": gate_verdict(run.entries, self.robot["failed"])})  # fmt: skip
+            robotfiles.collect(self.run_dir, self.files, run.meta)
             html.build(self.run_dir)
         except Exception as e:  # the run's own files are valid already; never fail the run here
             print(f"perfgate: could not copy Robot's files into {self.run_dir}: {e}")
