@@ -51,7 +51,8 @@ def _select(runs: list[dict], args: argparse.Namespace) -> tuple[list[trend.Seri
         if not found:
             raise PerfgateError(f"no criterion matches {args.metric!r} in this board's history")
         if len(found) == 1:
-            return [trend.metric_series(runs, found[0][0])], found[0][0]
+            s = trend.metric_series(runs, found[0][0])
+            return [s], s.name
         if len(found) > MAX_SERIES:
             names = ", ".join(str(m.get("name")) for _, m in found[:8])
             raise PerfgateError(f"{len(found)} criteria match {args.metric!r} ({names}, ...): narrow it down")
