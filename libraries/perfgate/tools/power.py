@@ -45,9 +45,12 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
+    """The meter's readings in mW with its own Total line (also for the INA read-out: the sim's meter keeps each
+    rail and the total independent, so that one degraded rail fails only its own criterion)."""
     if "rtcwake" in command or "uptime" in command.split()[:1]:
         return ""  # entering a low-power mode in the background prints nothing
-    lines = []
+    mode = re.search(r"echo '(#[^']*)'", command)
+    lines = [mode.group(1)] if mode else []
     total = 0.0
     for key, v in values.items():
         if key == "total (mW)":
