@@ -145,9 +145,10 @@ def invocations(command: str) -> list[list[str]]:
     out: list[list[str]] = []
     cur: list[str] = []
     for w in [*words, ";"]:
-        if w in (";", "&", "&&", "||"):
-            if cur and (cur[0].endswith("netperf") or cur[0].endswith("netserver")):
-                out.append(cur)
+        if w in (";", "&", "&&", "||", "{", "}", "(", ")"):
+            start = next((i for i, x in enumerate(cur) if x.endswith(("netperf", "netserver"))), None)
+            if start is not None:
+                out.append(cur[start:])
             cur = []
         else:
             cur.append(w)

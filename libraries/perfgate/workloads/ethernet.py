@@ -1,0 +1,346 @@
+"""Ethernet (suite ethernet): the guides' CPSW tables.
+
+- TCP bidirectional throughput and CPU load: TI's script, netperf TCP_STREAM and TCP_MAERTS at once (iperf3
+  --bidir when netperf is missing at either end); the "Interrupt Pacing" tables run it with `ethtool -C <if>
+  rx-usecs <n>` set around it.
+- UDP throughput at 0 % loss, per frame size, egress and ingress: an RFC 2544 26.1 search over the offered rate
+  (perfgate.rfc2544), each trial a netperf UDP_STREAM limited with -b/-w (iperf3 -b otherwise); the figures are
+  the highest loss-free trial's throughput, kPPS and CPU load.
+- UDP "possible loss": one unlimited run per frame size (throughput, kPPS, CPU load, loss %).
+- The AM57x guide's iperf UDP tables (`Ethernet_performance_UDP_<n>B_<ingress|egress>`): iperf 2 at the data's
+  unlimited rate.
+Egress runs on the board against the tester; ingress runs the netperf client on the tester against a netserver
+on the board (iperf3 -R from the board otherwise). Criteria map to measurements by their table, row, metric and
+context text (variables/workloads/network.yaml holds the commands); the report names the tool of each number.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+from perfgate import rfc2544
+from perfgate.errors import ParseError
+from perfgate.model import Criterion
+from perfgate.tools import netperf as netperf_tool
+from perfgate.tools import parse
+from perfgate.workloads import network as net
+from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+
+SUITE = "ethernet"
+
+
+@dataclass(frozen=True)
+class Measure:
+    kind: str  # tcp | tcp_pacing | udp_zero | udp_loss | iperf_udp
+    direction: str = "both"  # both | egress | ingress
+    datagram: int = 0  # UDP payload bytes
+
+    @property
+    def label(self) -> str:
+        size = f"-{self.datagram}" if self.datagram else ""
+        return f"{self.kind}-{self.direction}{size}".replace("_", "-")
+
+
+def classify(c: Criterion, conf: dict) -> tuple[Measure, str] | str:
+    """(measurement, parser metric) of a criterion, or the reason it cannot be measured."""
+    table = net.norm(c.table)
+    key = net.metric_key(c)
+    if key is None:
+        return f"no network metric in {c.metric or c.row!r}"
+    m = re.search(r"udp_(\d+)b_(ingress|egress)", table)
+    if m:
+        size = net.context(c).get("packet_size (bytes)")
+        return Measure("iperf_udp", m.group(2), int(float(size)) if size else int(m.group(1))), key
+    if "tcp" in table:
+        return Measure("tcp_pacing" if "pacing" in table else "tcp"), key
+    if "udp" in table:
+        direction = "ingress" if "ingress" in table else "egress" if "egress" in table else ""
+        if not direction:
+            return f"UDP table {c.table!r} names no direction (ingress/egress)"
+        datagram = next((v for k, v in net.context(c).items() if k.startswith("udp datagram size")), None)
+        if datagram is None:
+            try:
+                datagram = str(int(float(c.row)) - int(conf.get("frame_overhead", 46)))
+            except ValueError:
+                return f"no UDP datagram size for frame {c.row!r}"
+        kind = "udp_loss" if "possible loss" in table else "udp_zero"
+        return Measure(kind, direction, int(float(datagram))), key
+    return f"table {c.table!r} is neither a TCP nor a UDP table"
+
+
+def groups(criteria: list[Criterion], conf: dict) -> tuple[dict[Measure, dict[str, list[str]]], dict[str, str]]:
+    """Criteria grouped by measurement (parser metric -> ids), and the reasons for those that fit none."""
+    out: dict[Measure, dict[str, list[str]]] = {}
+    bad: dict[str, str] = {}
+    for c in criteria:
+        got = classify(c, conf)
+        if isinstance(got, str):
+            bad[c.id] = got
+            continue
+        measure, key = got
+        out.setdefault(measure, {}).setdefault(key, []).append(c.id)
+    return out, bad
+
+
+ORDER = {"tcp": 0, "tcp_pacing": 1, "udp_loss": 2, "iperf_udp": 3, "udp_zero": 4}
+
+
+class Ethernet(Workload):
+    suite = SUITE
+
+    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        for where, has in (("board", profile.get("has")), ("lab", lab.get("has"))):
+            if "ethernet" not in (has or []):
+                name = profile.get("name") if where == "board" else lab.get("name")
+                return (
+                    f"{where} {name} has no ethernet ({'variables/boards' if where == 'board' else 'variables/labs'})"
+                )
+        return None
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        """The commands are built while measuring (the tester's address, the search's rates): see measure()."""
+        return []
+
+    # ------------------------------------------------------------------------------------------------ measure
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        conf = net.settings(SUITE, ctx.profile, ctx.lab)
+        out = Measurements()
+        measures, bad = groups(criteria, conf)
+        for cid, reason in bad.items():
+            out.missing[cid] = reason
+        run = _Runner(ctx, conf, out)
+        side = "the simulated board" if run.tester.simulated else "this host"
+        ctx.note(f"{run.duration} s per run (the guides: {conf.get('guide_duration', 60)} s); "
+                 f"tester {run.tester_addr}, its commands run on {side}")  # fmt: skip
+        try:
+            for m in sorted(measures, key=lambda m: (ORDER[m.kind], m.direction, m.datagram)):
+                run.measure(m, measures[m])
+        finally:
+            run.close()
+        return out
+
+    # ------------------------------------------------------------------------------------------------ the sim
+    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
+        conf = net.settings(SUITE, profile, lab)
+        measures, _ = groups(criteria, conf)
+        by_id = {c.id: c for c in criteria}
+        found = _recognise(command, conf)
+        if found is None:
+            return None
+        tool, kind, direction, datagram, limited = found
+        for m, keys in measures.items():
+            if not _answers(m, kind, direction, datagram, limited):
+                continue
+            values = {k: by_id[ids[0]].value for k, ids in keys.items()}
+            if tool == "netperf" and direction == "ingress" and net.CPU in values:
+                values[net.REMOTE_CPU] = values.pop(net.CPU)  # the DUT is netperf's remote end
+            return Expected(tool=tool, values=values)
+        return None
+
+
+def _answers(m: Measure, kind: str, direction: str, datagram: int, limited: bool) -> bool:
+    """Whether measurement m is what a recognised command measures."""
+    if kind == "tcp":
+        return m.kind in ("tcp", "tcp_pacing") and (m.kind == "tcp_pacing") == limited
+    if kind == "udp":
+        wanted = "udp_zero" if limited else "udp_loss"
+        return m.kind == wanted and (m.direction, m.datagram) == (direction, datagram)
+    return m.kind == "iperf_udp" and (m.direction, m.datagram) == (direction, datagram)
+
+
+def _recognise(command: str, conf: dict) -> tuple[str, str, str, int, bool] | None:
+    """(tool, tcp|udp|iperf_udp, direction, datagram, limited-or-paced) of a command this suite sends."""
+    if "netperf" in command:
+        runs = [w for w in netperf_tool.invocations(command) if w[0].endswith("netperf")]
+        tests = {netperf_tool.options(w)[0].get("-t", "TCP_STREAM").upper() for w in runs}
+        if {"TCP_STREAM", "TCP_MAERTS"} <= tests:
+            return "netperf", "tcp", "both", 0, "rx-usecs" in command
+        if len(runs) == 1 and tests == {"UDP_STREAM"}:
+            glob, test = netperf_tool.options(runs[0])
+            direction = "ingress" if "-C" in glob and "-c" not in glob else "egress"
+            return "netperf", "udp", direction, int(test.get("-m", 0)), "-b" in glob
+        return None
+    words = _words(command)
+    if "iperf3" in words:
+        w = words[words.index("iperf3") :]
+        if "--bidir" in w:
+            return "iperf3", "tcp", "both", 0, "rx-usecs" in command
+        if "-u" in w:
+            rate = _opt(w, "-b") or "0"
+            return "iperf3", "udp", "ingress" if "-R" in w else "egress", int(_opt(w, "-l") or 0), rate not in ("0", "")
+        return None
+    if "iperf" in words:
+        w = words[words.index("iperf") :]
+        if "-u" in w and "-c" in w:
+            port = str(_opt(w, "-p") or "")
+            ingress_port = str((conf.get("iperf") or {}).get("port_ingress", ""))
+            return "iperf", "iperf_udp", "ingress" if port == ingress_port else "egress", int(_opt(w, "-l") or 0), False
+    return None
+
+
+def _words(command: str) -> list[str]:
+    try:
+        return shlex.split(re.sub(r"(;|&&|&)", r" \1 ", command))
+    except ValueError:
+        return command.split()
+
+
+def _opt(words: list[str], name: str) -> str | None:
+    for i, w in enumerate(words):
+        if w == name and i + 1 < len(words):
+            return words[i + 1]
+    return None
+
+
+class _Runner:
+    """One suite run: the tester, the tools still usable, and the measurements."""
+
+    def __init__(self, ctx: Context, conf: dict, out: Measurements) -> None:
+        self.ctx = ctx
+        self.conf = conf
+        self.out = out
+        self.duration = net.duration(ctx, conf)
+        self.tester = net.Tester.of(ctx, conf)
+        self.tester_addr = net.tester_address(ctx, conf)
+        self.chain = net.ToolChain(ctx, list(conf.get("tools") or ["netperf", "iperf3"]), out)
+        self.iperf_chain = net.ToolChain(ctx, ["iperf"], out)
+        self.board_servers: dict[str, str] = {}  # tool -> stop command
+        if self.tester.simulated:
+            ctx.note("sim lab: the simulator plays the tester; no server is started on this host")
+
+    def values(self, tool: str, **extra: object) -> dict:
+        t = self.conf.get(tool) or {}
+        return {"tester": self.tester_addr, "board": net.board_address(self.ctx), "duration": self.duration,
+                "keys": t.get("keys", netperf_tool.KEYS), "port": t.get("port", ""), "limit": "",
+                "port_ingress": t.get("port_ingress", t.get("port", "")), **extra}  # fmt: skip
+
+    def command(self, tool: str, name: str, **extra: object) -> str:
+        template = (self.conf.get(tool) or {}).get(name)
+        if not template:
+            raise ParseError(f"no {tool}.{name} command in the network settings ({net.data_path()})")
+        return net.fill(str(template), self.values(tool, **extra), f"{SUITE}.{tool}.{name}: ")
+
+    def run(self, tool: str, command: str, label: str, where: str = "shell") -> tuple[dict[str, float], str]:
+        timeout = self.duration * 3 + 60
+        if where == "tester":
+            text = self.tester.run(command, timeout=timeout, label=label)
+        else:
+            text = self.ctx.run(command, timeout=timeout, label=label, where=where)
+        return parse(tool, text, command=command), getattr(self.ctx, "last_evidence", "")
+
+    def board_server(self, tool: str) -> None:
+        if tool in self.board_servers:
+            return
+        conf = self.conf.get(tool) or {}
+        if conf.get("board_server"):
+            self.ctx.run(net.fill(str(conf["board_server"]), self.values(tool)), timeout=30,
+                         label=f"{tool}-board-server")  # fmt: skip
+        self.board_servers[tool] = net.fill(str(conf.get("board_server_stop", "")), self.values(tool))
+
+    def close(self) -> None:
+        for tool, stop in self.board_servers.items():
+            if stop:
+                try:
+                    self.ctx.run(stop, timeout=30, label=f"{tool}-board-server-stop")
+                except Exception as e:
+                    self.ctx.note(f"stopping the board's {tool} server: {e}")
+        self.tester.stop_all()
+
+    # ---------------------------------------------------------------------------------------- measurements
+    def measure(self, m: Measure, keys: dict[str, list[str]]) -> None:
+        ids = [cid for group in keys.values() for cid in group]
+        if m.kind in ("tcp", "tcp_pacing"):
+            self.chain.attempt(ids, lambda tool: self.tcp(tool, m, keys))
+        elif m.kind == "udp_loss":
+            self.chain.attempt(ids, lambda tool: self.udp_unlimited(tool, m, keys))
+        elif m.kind == "udp_zero":
+            self.chain.attempt(ids, lambda tool: self.udp_search(tool, m, keys))
+        else:
+            self.iperf_chain.attempt(ids, lambda tool: self.udp_unlimited(tool, m, keys))
+
+    def tcp(self, tool: str, m: Measure, keys: dict[str, list[str]]) -> bool:
+        conf = self.conf.get(tool) or {}
+        self.tester.start(tool, conf, conf.get("port", ""))
+        cmd = self.command(tool, "tcp_bidirectional")
+        if m.kind == "tcp_pacing":
+            pacing = self.conf.get("pacing") or {}
+            cmd = net.fill(str(pacing["around"]), {"interface": self.conf.get("interface", "eth0"),
+                                                   "usecs": pacing.get("usecs", 100), "command": cmd})  # fmt: skip
+        metrics, evidence = self.run(tool, cmd, f"{tool}-{m.label}")
+        net.assign(self.out, self.ctx, keys, metrics, tool, evidence, f"`{cmd}`")
+        self.ctx.note(f"{m.label}: {tool} {metrics.get(net.THROUGHPUT, float('nan')):.2f} Mbit/s")
+        return True
+
+    def _udp_command(self, tool: str, m: Measure, limit: dict | None) -> tuple[str, str]:
+        """(command, where) of one UDP run; limit None = unlimited."""
+        direction = m.direction
+        if tool == "netperf":
+            conf = self.conf.get("netperf") or {}
+            text = net.fill(str(conf.get("limit", "")), limit) if limit else ""
+            if direction == "ingress":
+                self.board_server("netperf")
+            else:
+                self.tester.start("netperf", conf, conf.get("port", ""))
+            cmd = self.command("netperf", f"udp_{direction}", limit=text, datagram=m.datagram)
+            return cmd, "tester" if direction == "ingress" else "shell"
+        if tool == "iperf3":
+            conf = self.conf.get("iperf3") or {}
+            self.tester.start("iperf3", conf, conf.get("port", ""))
+            rate = limit["rate_bps"] if limit else conf.get("unlimited_bps", 0)
+            return self.command("iperf3", f"udp_{direction}", rate_bps=rate, datagram=m.datagram), "shell"
+        conf = self.conf.get("iperf") or {}
+        rate = conf.get("unlimited_mbps", 1000)
+        if direction == "ingress":
+            self.board_server("iperf")
+            return self.command("iperf", "udp_ingress", rate_m=rate, datagram=m.datagram), "tester"
+        self.tester.start("iperf", conf, conf.get("port", ""))
+        return self.command("iperf", "udp_egress", rate_m=rate, datagram=m.datagram), "shell"
+
+    def _keys_for(self, tool: str, m: Measure, keys: dict[str, list[str]]) -> dict[str, list[str]]:
+        if tool == "netperf" and m.direction == "ingress" and net.CPU in keys:
+            keys = dict(keys)
+            keys[net.REMOTE_CPU] = keys.pop(net.CPU)  # the board is netperf's remote end
+        return keys
+
+    def udp_unlimited(self, tool: str, m: Measure, keys: dict[str, list[str]]) -> bool:
+        cmd, where = self._udp_command(tool, m, None)
+        metrics, evidence = self.run(tool, cmd, f"{tool}-{m.label}", where)
+        net.assign(self.out, self.ctx, self._keys_for(tool, m, keys), metrics, tool, evidence, f"`{cmd}`")
+        return True
+
+    def udp_search(self, tool: str, m: Measure, keys: dict[str, list[str]]) -> bool:
+        settings = rfc2544.Settings.from_data(self.conf.get("rfc2544") or {"line_rate": 1000})
+        wait_ms = float((self.conf.get("netperf") or {}).get("wait_ms", 10))
+
+        def trial(rate: float) -> tuple[float, float, tuple[dict[str, float], str]]:
+            if tool == "netperf":
+                burst = max(1, round(rate * 1e6 / 8 / m.datagram * wait_ms / 1000))
+                offered = burst * m.datagram * 8 / (wait_ms / 1000) / 1e6
+                limit = {"burst": burst, "wait_ms": f"{wait_ms:g}"}
+            else:
+                offered = rate
+                limit = {"rate_bps": round(rate * 1e6)}
+            cmd, where = self._udp_command(tool, m, limit)
+            metrics, evidence = self.run(tool, cmd, f"{tool}-{m.label}", where)
+            if net.LOSS not in metrics:
+                raise ParseError(f"{tool} printed no packet loss for `{cmd}`")
+            return offered, metrics[net.LOSS], (metrics, evidence)
+
+        result = rfc2544.search(trial, settings)
+        ids = [cid for group in keys.values() for cid in group]
+        self.ctx.note(f"{m.label}: RFC 2544 search with {tool}: {len(result.trials)} trials, "
+                      f"{'converged' if result.converged else 'NOT converged'} ({result.reason}); "
+                      f"0 % loss rate {result.rate if result.rate is not None else 'none'} Mbit/s")  # fmt: skip
+        if result.best is None:
+            for cid in ids:
+                self.out.missing[cid] = f"{tool}: {result.reason} (RFC 2544 search, {len(result.trials)} trials)"
+            return True
+        metrics, evidence = result.best.result
+        net.assign(self.out, self.ctx, self._keys_for(tool, m, keys), metrics, tool, evidence,
+                   f"the 0 % loss trial at {result.best.offered:g} Mbit/s")  # fmt: skip
+        return True
+
+
+WORKLOAD = Ethernet()

@@ -1,0 +1,257 @@
+"""What the network suites (ethernet, pcie_eth, usb_eth, ipsec) share: their settings, the run length, the tester
+(where its commands run, its servers), and running one tool command with fallback to the next tool.
+
+Settings: variables/workloads/network.yaml `common` + `<suite>`, then the board profile's workloads.<suite>, then
+the lab's workloads.<suite>. Tester-side commands run on the gate's host in a real lab (its servers are started
+and stopped by the suite there); in the sim lab the simulator plays the tester, so they go to its shell and
+nothing is started on this machine (the log says so).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from perfgate import paths
+from perfgate.errors import DataError, ParseError, ToolMissing
+from perfgate.model import Criterion
+from perfgate.workloads.base import Context, Measurements
+
+THROUGHPUT = "throughput (Mbits/sec)"
+KPPS = "packets per second (kPPS)"
+CPU = "cpu load (%)"
+REMOTE_CPU = "remote cpu load (%)"
+LOSS = "packet loss (%)"
+
+
+def data_path() -> Path:
+    return paths.variables() / "workloads" / "network.yaml"
+
+
+@cache
+def _load(mtime: float) -> dict:
+    path = data_path()
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None
+    if not isinstance(data, dict):
+        raise DataError("a mapping of suite names to settings", path, 1)
+    return data
+
+
+def merge(base: object, over: object) -> object:
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for k, v in over.items():
+            out[k] = merge(base.get(k), v)
+        return out
+    return over if over is not None else base
+
+
+def settings(suite: str, profile: dict, lab: dict) -> dict:
+    path = data_path()
+    if not path.exists():
+        raise DataError("no network workload settings", path)
+    data = _load(path.stat().st_mtime)
+    if not isinstance(data.get(suite), dict):
+        raise DataError(f"no `{suite}:` mapping", path)
+    out = merge(data.get("common") or {}, data[suite])
+    out = merge(out, ((profile or {}).get("workloads") or {}).get(suite) or {})
+    out = merge(out, ((lab or {}).get("workloads") or {}).get(suite) or {})
+    return out  # type: ignore[return-value]
+
+
+def lab_kind(lab: dict) -> str:
+    return str((lab or {}).get("kind") or "hardware")
+
+
+def duration(ctx: Context, conf: dict) -> int:
+    """Seconds per run: -v DURATION, then the lab's `duration`, then the settings by lab kind."""
+    value = getattr(ctx, "duration", None)
+    if value in (None, ""):
+        value = _robot_variable("DURATION")
+    if value in (None, ""):
+        value = (ctx.lab or {}).get("duration")
+    if value in (None, ""):
+        by_kind = conf.get("duration") or {}
+        value = by_kind.get(lab_kind(ctx.lab), by_kind.get("hardware", 60)) if isinstance(by_kind, dict) else by_kind
+    try:
+        return max(1, int(float(value)))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise DataError(f"DURATION must be a number of seconds, not {value!r}") from None
+
+
+def _robot_variable(name: str) -> object:
+    try:
+        from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
+    except ImportError:  # pragma: no cover - robot is a requirement
+        return None
+    try:
+        return BuiltIn().get_variable_value("${" + name + "}")
+    except RobotNotRunningError:
+        return None
+
+
+def tester_where(lab: dict, conf: dict) -> str:
+    tester = (lab or {}).get("tester") or {}
+    if isinstance(tester, dict) and tester.get("run_on"):
+        return str(tester["run_on"])
+    return str((conf.get("tester_side") or {}).get(lab_kind(lab), "host"))
+
+
+def tester_address(ctx: Context, conf: dict) -> str:
+    return str(conf.get("tester") or ctx.tester())
+
+
+def board_address(ctx: Context) -> str:
+    """The board's address as the tester sees it."""
+    fn = getattr(ctx, "board_address", None)
+    if callable(fn):
+        return str(fn())
+    ssh = (ctx.lab or {}).get("ssh") or {}
+    address = str(ssh.get("address") or "")
+    if re.fullmatch(r"[\d.]+|[0-9a-fA-F:]+", address):
+        return address
+    return str((ctx.profile or {}).get("hostname") or ctx.board)
+
+
+def norm(text: str) -> str:
+    text = text.replace("\\_", "_").replace("\\", "").replace("**", "")
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def context(c: Criterion) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in (c.context or "").split(";"):
+        if "=" in part:
+            k, v = part.split("=", 1)
+            out[norm(k)] = v.strip()
+    return out
+
+
+def metric_key(c: Criterion) -> str | None:
+    """The parser metric a network criterion publishes, from its metric (or row) text and unit."""
+    text = norm(c.metric or c.row)
+    if "loss" in text:
+        return LOSS
+    if "cpu" in text or "load" in text:
+        return CPU
+    if "kpps" in text or "packets" in text or norm(c.unit) in ("kpps", "packets/s"):
+        return KPPS
+    if "throughput" in text or "bandwidth" in text or "mbps" in text or norm(c.unit).startswith("mbit"):
+        return THROUGHPUT
+    return None
+
+
+def fill(template: str, values: dict, where: str = "") -> str:
+    try:
+        return template.format(**values)
+    except KeyError as e:
+        raise DataError(f"{where}command template {template!r} needs {{{e.args[0]}}}", data_path()) from None
+
+
+@dataclass
+class Tester:
+    """The network peer: where its commands run, and the servers the suite started on it (real labs)."""
+
+    ctx: Context
+    conf: dict
+    where: str
+    started: list[str] = field(default_factory=list)  # stop commands, run at the end
+
+    @classmethod
+    def of(cls, ctx: Context, conf: dict) -> Tester:
+        return cls(ctx, conf, tester_where(ctx.lab, conf))
+
+    @property
+    def simulated(self) -> bool:
+        return self.where != "host"
+
+    def start(self, tool: str, tool_conf: dict, port: object) -> None:
+        """Start the tool's server on the tester (raises ToolMissing when the tester has no such program)."""
+        if self.simulated:
+            return
+        values = {"port": port, "pidfile": fill(str(self.conf.get("pidfile", "/tmp/perfgate-{tool}-{port}.pid")),
+                                                {"tool": tool, "port": port})}  # fmt: skip
+        start = tool_conf.get("tester_server")
+        if not start:
+            return
+        stop = fill(str(tool_conf.get("tester_server_stop", "")), values)
+        key = f"{tool}:{port}"
+        if key in self.started:
+            return
+        text = self.ctx.run(fill(str(start), values), timeout=30, label=f"tester-{tool}-server", where="host")
+        if re.search(r"not found|No such file", text):
+            raise ToolMissing(f"the tester has no {tool} server ({text.strip().splitlines()[-1]})")
+        self.started.append(key)
+        self._stops[key] = stop
+
+    def run(self, command: str, *, timeout: float, label: str) -> str:
+        return self.ctx.run(command, timeout=timeout, label=label, where=self.where)
+
+    def stop_all(self) -> None:
+        for key in reversed(self.started):
+            stop = self._stops.get(key)
+            if stop:
+                try:
+                    self.ctx.run(stop, timeout=30, label="tester-server-stop", where="host")
+                except Exception as e:  # a server that is already gone must not fail the suite
+                    self.ctx.note(f"stopping the tester's {key} server: {e}")
+        self.started.clear()
+
+    def __post_init__(self) -> None:
+        self._stops: dict[str, str] = {}
+
+
+class ToolChain:
+    """Runs one measurement with the first tool of the preference list that both ends have; a tool found
+    missing (exit 127) is not tried again in this suite. The caller builds the command per tool."""
+
+    def __init__(self, ctx: Context, tools: list[str], out: Measurements) -> None:
+        self.ctx = ctx
+        self.tools = list(tools)
+        self.dead: dict[str, str] = {}
+        self.out = out
+
+    def usable(self) -> list[str]:
+        return [t for t in self.tools if t not in self.dead]
+
+    def attempt(self, ids: list[str], body: Callable[[str], bool]) -> str | None:
+        """Call body(tool) for each usable tool until one returns True; record why the ids went unmeasured."""
+        for tool in self.usable():
+            try:
+                if body(tool):
+                    return tool
+                return None
+            except ToolMissing as e:
+                self.dead[tool] = str(e)
+                self.ctx.note(f"{tool} cannot be used ({e}); trying the next tool")
+            except ParseError as e:
+                for cid in ids:
+                    self.out.missing[cid] = f"{tool} output not recognised: {e}"
+                return None
+        reasons = "; ".join(f"{t}: {r}" for t, r in self.dead.items()) or "no tool configured"
+        for cid in ids:
+            self.out.unavailable[cid] = f"no network tool available ({reasons})"
+        return None
+
+
+def assign(out: Measurements, ctx: Context, keys: dict[str, list[str]], metrics: dict[str, float], tool: str,
+           evidence: str, what: str) -> None:  # fmt: skip
+    """Give each criterion its metric from one parsed output, or say which metric the output lacked."""
+    for key, ids in keys.items():
+        for cid in ids:
+            if evidence:
+                out.evidence.setdefault(cid, []).append(evidence)
+            if key in metrics:
+                out.values[cid] = metrics[key]
+                out.tools[cid] = tool
+            else:
+                out.missing[cid] = f"{tool} printed no '{key}' for {what}"
