@@ -81,8 +81,8 @@ class RtLatency(Workload):
                 r = self._use_case_run(name, s, profile, lab, tester) if name else self._osadl_run(s)
                 if isinstance(r, str):
                     skipped[key] = r
-                    continue
-                runs[key] = r
+                else:
+                    runs[key] = r
             if key in skipped:
                 skipped[c.id] = skipped[key]
                 continue
