@@ -7,6 +7,7 @@ each simple command is a builtin, a workload (perfgate.sim.answers) or `sh: <cmd
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import shlex
 import time
@@ -27,7 +28,11 @@ class PowerOff(Exception):
 
 
 class Exit(Exception):
-    """`exit`/`logout` in an interactive shell."""
+    """`exit [n]`/`logout`: the shell ends with status `code`."""
+
+    def __init__(self, code: int = 0) -> None:
+        super().__init__(code)
+        self.code = code
 
 
 class Dropped(Exception):
@@ -138,7 +143,8 @@ class Session:
             captured: list[str] = []
             sub = Session(self.board, Sink(_collect(captured), self.sink.channel), False)
             sub.env, sub.cwd = dict(self.env), self.cwd
-            await sub.run(inner)
+            with contextlib.suppress(Exit):
+                await sub.run(inner)
             text = text[: m.start()] + "".join(captured).rstrip("\n") + text[m.end() :]
         return text
 
@@ -565,13 +571,16 @@ async def _sh(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
     if len(args) >= 2 and args[0] == "-c":
         inner = Session(s.board, Sink(_to(out), s.sink.channel, s.sink.drop), False)
         inner.env, inner.cwd = dict(s.env), s.cwd
-        return await inner.run(args[1])
+        try:
+            return await inner.run(args[1])
+        except Exit as e:
+            return e.code
     return 0
 
 
 @builtin("exit", "logout")
 async def _exit(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
-    raise Exit()
+    raise Exit(int(args[0]) & 0xFF if args and args[0].lstrip("-").isdigit() else s.status)
 
 
 @builtin("reboot")

@@ -106,6 +106,8 @@ class SshServer:
             process.exit(0)
             self.on_poweroff()
             return
+        except Exit as e:
+            status = e.code
         except Dropped:
             return
         except (asyncssh.Error, BrokenPipeError, ConnectionError):
