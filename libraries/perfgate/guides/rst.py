@@ -280,8 +280,8 @@ def _grid_table(lines: list[str], i: int, path: list[str]) -> tuple[RawTable, in
     table = RawTable(kind="grid-table", line=i + 1, sections=list(path))
     try:
         _widths, head, body = GridTableParser().parse(StringList(block))
-    except TableMarkupError as e:
-        table.error, table.error_line = f"malformed grid table: {e}", i + 1
+    except (TableMarkupError, IndexError) as e:  # docutils raises IndexError on some misaligned borders
+        table.error, table.error_line = f"malformed grid table: {e or 'misaligned cell borders'}", i + 1
         return table, j
     if len(head) != 1:
         table.error, table.error_line = f"grid table with {len(head)} header rows", i + 1
