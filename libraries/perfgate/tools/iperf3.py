@@ -173,7 +173,9 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     capacity = values.get(THROUGHPUT, 100.0) * 1e6
     noise = rng.uniform(0.995, 1.005)
     if udp:
-        offered = _rate(_opt(words, "-b", "--bitrate", "--bandwidth")) or 1e6
+        offered = _rate(_opt(words, "-b", "--bitrate", "--bandwidth", default="1M"))
+        if not offered:  # -b 0: no limit, the board carries what it can without a loss figure to show
+            offered = capacity * noise
         if LOSS in values:  # unlimited run ("possible loss"): what the board carries, and its loss
             loss = max(values[LOSS] * rng.uniform(0.98, 1.02), 0.0)
             sent_bps = capacity * noise / (1 - min(loss, 99.0) / 100.0)

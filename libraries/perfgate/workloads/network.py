@@ -20,7 +20,7 @@ import yaml
 from perfgate import paths
 from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements
+from perfgate.workloads.base import Context, Expected, Measurements
 
 THROUGHPUT = "throughput (Mbits/sec)"
 KPPS = "packets per second (kPPS)"
@@ -255,3 +255,100 @@ def assign(out: Measurements, ctx: Context, keys: dict[str, list[str]], metrics:
                 out.tools[cid] = tool
             else:
                 out.missing[cid] = f"{tool} printed no '{key}' for {what}"
+
+
+class IperfWindows:
+    """TCP bandwidth per TCP window size with iperf 2 (the PCIe-ETH and USB CDC/RNDIS tables): one run per row,
+    `-w <row>K` to the suite's tester, on the port of the row's mode (so that the tester's servers and the
+    simulated board tell the modes apart). Subclasses say which mode a criterion belongs to."""
+
+    suite = ""
+
+    def modes(self, conf: dict) -> dict[str, dict]:
+        return {"default": {"port": (conf.get("iperf") or {}).get("port", 5001)}}
+
+    def mode_of(self, c: Criterion, conf: dict) -> str | None:
+        return "default"
+
+    def requirement(self, profile: dict, lab: dict, conf: dict) -> str | None:
+        req = conf.get("requires") or {}
+        for where, data, folder in (("board", profile, "boards"), ("lab", lab, "labs")):
+            for item in req.get(where) or []:
+                if item not in (data.get("has") or []):
+                    name = data.get("name", where)
+                    return f"{where} {name} has no {item} (variables/{folder}/{name}.yaml: has)"
+        return None
+
+    def rows(self, criteria: list[Criterion], conf: dict) -> tuple[dict[tuple[str, str], list[str]], dict[str, str]]:
+        """(mode, window KB) -> criterion ids; and the reasons for criteria that fit no row."""
+        out: dict[tuple[str, str], list[str]] = {}
+        bad: dict[str, str] = {}
+        for c in criteria:
+            mode = self.mode_of(c, conf)
+            window = re.fullmatch(r"\s*(\d+)\s*(?:k|kb|kbytes)?\s*", norm(c.row))
+            if mode is None:
+                bad[c.id] = f"table {c.table!r} matches no mode of {self.suite} ({data_path()})"
+            elif metric_key(c) != THROUGHPUT or not window:
+                bad[c.id] = f"not a bandwidth per TCP window size: {c.row!r} / {c.metric!r}"
+            else:
+                out.setdefault((mode, window.group(1)), []).append(c.id)
+        return out, bad
+
+    def command(self, conf: dict, mode: str, window: str, tester: str, seconds: int) -> str:
+        m = self.modes(conf)[mode]
+        cmd = fill(str((conf.get("iperf") or {})["tcp"]),
+                   {"tester": tester, "port": m.get("port", ""), "window": window, "duration": seconds})  # fmt: skip
+        setup = str(m.get("setup") or "").strip()
+        return f"{setup} && {cmd}" if setup else cmd
+
+    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        return self.requirement(profile, lab, settings(self.suite, profile, lab))
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list:
+        return []  # the tester's address is known only while measuring: see measure()
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        from perfgate.tools import parse
+
+        conf = settings(self.suite, ctx.profile, ctx.lab)
+        out = Measurements()
+        rows, bad = self.rows(criteria, conf)
+        out.missing.update(bad)
+        seconds = duration(ctx, conf)
+        tester = Tester.of(ctx, conf)
+        address = tester_address(ctx, conf)
+        ctx.note(f"iperf to {address}, {seconds} s per window size (the guides: {conf.get('guide_duration', 60)} s)")
+        chain = ToolChain(ctx, ["iperf"], out)
+        try:
+            for (mode, window), ids in sorted(rows.items(), key=lambda kv: (kv[0][0], int(kv[0][1]))):
+                cmd = self.command(conf, mode, window, address, seconds)
+
+                def body(
+                    tool: str, cmd: str = cmd, ids: list[str] = ids, mode: str = mode, window: str = window
+                ) -> bool:
+                    tester.start("iperf", conf.get("iperf") or {}, self.modes(conf)[mode].get("port", ""))
+                    text = ctx.run(cmd, timeout=seconds * 3 + 60, label=f"iperf-{mode}-w{window}k")
+                    metrics = parse("iperf", text, command=cmd)
+                    assign(out, ctx, {THROUGHPUT: ids}, metrics, "iperf", getattr(ctx, "last_evidence", ""),
+                           f"`{cmd}`")  # fmt: skip
+                    return True
+
+                chain.attempt(ids, body)
+        finally:
+            tester.stop_all()
+        return out
+
+    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
+        if "iperf" not in command or "iperf3" in command or " -u" in command:
+            return None
+        conf = settings(self.suite, profile, lab)
+        window = re.search(r"-w\s*(\d+)[kK]", command)
+        port = re.search(r"-p\s*(\d+)", command)
+        if not window or not port:
+            return None
+        by_id = {c.id: c for c in criteria}
+        rows, _ = self.rows(criteria, conf)
+        for (mode, w), ids in rows.items():
+            if w == window.group(1) and str(self.modes(conf)[mode].get("port", "")) == port.group(1):
+                return Expected(tool="iperf", values={THROUGHPUT: by_id[ids[0]].value})
+        return None

@@ -1,0 +1,127 @@
+"""IPSec (suite ipsec): UDP throughput, packets and CPU load through an ESP tunnel per cipher.
+
+The tunnel is `ip xfrm` transport mode between the board and the tester, set up on both ends with the row's
+cipher (and authentication: `udp_aes128_sha1` = AES-128 with HMAC-SHA1; rows naming only a cipher use the data's
+default_auth), then iperf3 sends UDP with no rate limit through it and the tunnel is flushed again. The ciphers,
+keys and commands are data (variables/workloads/network.yaml: ipsec). The j7 guide's "Packets/Sec" column holds
+thousands of packets per second (see `packets_column_in_thousands`): it is compared with the measured kPPS.
+"""
+
+from __future__ import annotations
+
+import re
+
+from perfgate.errors import ParseError
+from perfgate.model import Criterion
+from perfgate.tools import parse
+from perfgate.workloads import network as net
+from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+
+SUITE = "ipsec"
+ALG = re.compile(r"(3des|des3|aes\d{3})(?:_(sha\d+|md5))?")
+
+
+def cipher_of(c: Criterion, conf: dict) -> tuple[str, str] | None:
+    m = ALG.search(net.norm(c.row))
+    if not m:
+        return None
+    alg = "3des" if m.group(1) == "des3" else m.group(1)
+    return alg, m.group(2) or str(conf.get("default_auth", "sha1"))
+
+
+def metric_of(c: Criterion) -> str | None:
+    text = net.norm(f"{c.metric} {c.row}" if c.metric else c.row)
+    if "cpu" in text or "load" in text:
+        return net.CPU
+    if "packets" in text or "pps" in text:
+        return net.KPPS
+    if "mbps" in text or "throughput" in text or net.norm(c.unit).startswith("mbit"):
+        return net.THROUGHPUT
+    return None
+
+
+def rows(criteria: list[Criterion], conf: dict) -> tuple[dict[tuple[str, str], dict[str, list[str]]], dict[str, str]]:
+    out: dict[tuple[str, str], dict[str, list[str]]] = {}
+    bad: dict[str, str] = {}
+    algorithms = conf.get("algorithms") or {}
+    for c in criteria:
+        cipher, key = cipher_of(c, conf), metric_of(c)
+        if cipher is None or key is None:
+            bad[c.id] = f"no cipher or metric in {c.row!r} / {c.metric!r}"
+        elif cipher[0] not in algorithms or cipher[1] not in (conf.get("auth") or {}):
+            bad[c.id] = f"no tunnel settings for {cipher[0]}/{cipher[1]} ({net.data_path()}: ipsec.algorithms, auth)"
+        else:
+            out.setdefault(cipher, {}).setdefault(key, []).append(c.id)
+    return out, bad
+
+
+def title(alg: str, auth: str) -> str:
+    return f"ipsec-{alg}-{auth}"
+
+
+class Ipsec(Workload):
+    suite = SUITE
+
+    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        conf = net.settings(SUITE, profile, lab)
+        return net.IperfWindows.requirement(net.IperfWindows(), profile, lab, conf)
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        return []  # addresses are known only while measuring: see measure()
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        conf = net.settings(SUITE, ctx.profile, ctx.lab)
+        out = Measurements()
+        groups, bad = rows(criteria, conf)
+        out.missing.update(bad)
+        seconds = net.duration(ctx, conf)
+        tester = net.Tester.of(ctx, conf)
+        addr = {"board": net.board_address(ctx), "tester": net.tester_address(ctx, conf)}
+        iperf3 = conf.get("iperf3") or {}
+        chain = net.ToolChain(ctx, list(conf.get("tools") or ["iperf3"]), out)
+        ctx.note(f"ESP transport tunnel {addr['board']} <-> {addr['tester']}; iperf3 UDP, {seconds} s per cipher")
+        try:
+            for (alg, auth), keys in sorted(groups.items()):
+                ids = [cid for g in keys.values() for cid in g]
+
+                def body(tool: str, alg: str = alg, auth: str = auth, keys: dict = keys) -> bool:
+                    a = (conf.get("algorithms") or {})[alg]
+                    h = (conf.get("auth") or {})[auth]
+                    v = {**addr, "enc": a["enc"], "key": a["key"], "auth_alg": h["alg"], "auth_key": h["key"]}
+                    tester.start("iperf3", iperf3, iperf3.get("port", ""))
+                    tester.run(net.fill(str(conf["xfrm"]), {**v, "self": addr["tester"], "peer": addr["board"]}),
+                               timeout=30, label=f"xfrm-tester-{alg}")  # fmt: skip
+                    try:
+                        udp = net.fill(str(iperf3["udp"]), {**v, "port": iperf3.get("port", ""), "duration": seconds,
+                                                           "datagram": conf.get("datagram", 1400)})  # fmt: skip
+                        udp += f" -T {title(alg, auth)}"
+                        setup = net.fill(str(conf["xfrm"]), {**v, "self": addr["board"], "peer": addr["tester"]})
+                        cmd = f"{setup} && {udp}; {conf.get('xfrm_flush', '')}"
+                        text = ctx.run(cmd, timeout=seconds * 3 + 60, label=f"iperf3-{title(alg, auth)}")
+                    finally:
+                        tester.run(str(conf.get("xfrm_flush", "")), timeout=30, label=f"xfrm-tester-flush-{alg}")
+                    metrics = parse("iperf3", text, command=cmd)
+                    if net.THROUGHPUT not in metrics:
+                        raise ParseError(f"iperf3 printed no throughput through the {alg} tunnel")
+                    net.assign(out, ctx, keys, metrics, "iperf3", getattr(ctx, "last_evidence", ""), f"`{udp}`")
+                    return True
+
+                chain.attempt(ids, body)
+        finally:
+            tester.stop_all()
+        return out
+
+    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
+        m = re.search(r"-T\s+ipsec-(\w+)-(\w+)", command)
+        if "iperf3" not in command or not m:
+            return None
+        conf = net.settings(SUITE, profile, lab)
+        groups, _ = rows(criteria, conf)
+        keys = groups.get((m.group(1), m.group(2)))
+        if not keys:
+            return None
+        by_id = {c.id: c for c in criteria}
+        return Expected(tool="iperf3", values={k: by_id[ids[0]].value for k, ids in keys.items()})
+
+
+WORKLOAD = Ipsec()

@@ -1,0 +1,61 @@
+"""A Context for workload tests: every command is answered the way the simulated board answers it — the suite's
+own expected() says which tool and around which published values, and that tool's render() prints it — and every
+command is recorded. No mocks of the parsers: the workload reads real renderer output through perfgate.tools."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from perfgate import boards, criteria
+from perfgate.errors import ToolMissing
+from perfgate.model import Criterion
+from perfgate.tools import render
+from perfgate.workloads.base import Workload
+
+SIM_LAB = {"name": "sim", "kind": "sim", "virtual": True, "tester": {"address": "127.0.0.1"},
+           "has": ["ethernet", "pcie", "nvme", "emmc", "mmcsd", "ospi", "qspi", "ufs", "nand", "sata", "usb", "crypto"]}  # fmt: skip
+
+
+@dataclass
+class FakeContext:
+    workload: Workload
+    criteria: list[Criterion]
+    board: str
+    profile: dict
+    lab: dict
+    missing_tools: set[str] = field(default_factory=set)
+    scale: dict[str, float] = field(default_factory=dict)  # parser metric -> factor applied to what the board prints
+    commands: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    repeat: int = 1
+    virtual: bool = True
+    last_evidence: str = ""
+    duration: int = 2
+    seed: int = 7
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+        self.commands.append((where, command))
+        self.last_evidence = f"raw/{label}-{len(self.commands)}.txt"
+        for tool in self.missing_tools:
+            if tool in command.split() or f"{tool} " in command:
+                raise ToolMissing(f"`{tool}` is not on the board (sh: {tool}: not found)")
+        exp = self.workload.expected(command, self.criteria, self.profile, self.lab)
+        if exp is None:
+            return ""  # servers, ethtool, rm: silent
+        values = {k: v * self.scale.get(k, 1.0) for k, v in exp.values.items()}
+        return render(exp.tool, command, values, self.rng)
+
+    def tester(self) -> str:
+        return "192.168.0.1"
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+
+def context(workload: Workload, board: str, suite: str, lab: dict | None = None, **kw: object) -> FakeContext:
+    crits = criteria.load(board, suite)
+    return FakeContext(workload, crits, board, boards.profile(board), lab or SIM_LAB, **kw)  # type: ignore[arg-type]
