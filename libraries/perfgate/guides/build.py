@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from perfgate.boards import canonical
 from perfgate.guides.rawtable import RawTable
 from perfgate.guides.sections import Sections
-from perfgate.guides.units import Units
 
 NUMBER = re.compile(r"^(-?\d+(?:\.\d+)?)(?:\s*\(\s*min\s+(-?\d+(?:\.\d+)?)\s*,\s*max\s+(-?\d+(?:\.\d+)?)\s*\))?$")
 BOARD_COLUMN = re.compile(r"^([a-z0-9]+(?:[_-][a-z0-9]+)*):\s*(.*)$", re.IGNORECASE)
@@ -61,9 +60,8 @@ class TableResult:
 
 
 class Builder:
-    def __init__(self, sections: Sections, units: Units, known_boards: set[str]) -> None:
+    def __init__(self, sections: Sections, known_boards: set[str]) -> None:
         self.sections = sections
-        self.units = units
         self.known_boards = known_boards
 
     # -- boards -------------------------------------------------------------------------------------

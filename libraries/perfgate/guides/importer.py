@@ -53,7 +53,7 @@ class Importer:
         self.sections = Sections(v / "sections.yaml")
         self.units = Units(v / "units.yaml")
         self.directions = Directions(v / "directions.yaml")
-        self.builder = Builder(self.sections, self.units, self._profile_boards(v))
+        self.builder = Builder(self.sections, self._profile_boards(v))
 
     @staticmethod
     def _profile_boards(v: Path) -> set[str]:

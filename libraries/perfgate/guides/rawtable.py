@@ -32,7 +32,3 @@ class RawTable:
     error: str | None = None  # why the table cannot be read (reported, never guessed)
     error_line: int | None = None
     notes: list[str] = field(default_factory=list)  # things dropped on purpose, for the import report
-
-    @property
-    def label(self) -> str:
-        return self.title or (self.sections[-1] if self.sections else "(untitled)")

@@ -200,33 +200,22 @@ def _block_end(lines: list[str], start: int, indent: int) -> int:
 
 
 def _csv_rows(text_lines: list[tuple[int, str]]) -> tuple[list[Row], str | None, int | None]:
-    """Parse csv lines (line number, text) with the docutils dialect; an error names the row's first line."""
+    """Parse csv lines (line number, text) with the docutils dialect; an error names the row's first line.
+
+    The csv reader counts the lines it has consumed (`line_num`), so the next row starts at that index of
+    `text_lines` (a quoted cell may span lines)."""
     rows: list[Row] = []
-    it = iter(text_lines)
-    current = {"line": 0}
-
-    def feed():
-        for number, text in it:
-            current["line"] = number
-            yield text + "\n"
-
-    reader = csv.reader(feed(), dialect=CsvDialect)
+    reader = csv.reader((text + "\n" for _, text in text_lines), dialect=CsvDialect)
     while True:
-        start = None
+        start = text_lines[reader.line_num][0] if reader.line_num < len(text_lines) else None
         try:
-            # remember where the row starts: the next line the reader will take
-            start = _peek_line(text_lines, reader.line_num)
             cells = next(reader)
         except StopIteration:
             break
         except csv.Error as e:
             return rows, f"malformed csv row: {e}", start
-        rows.append(Row(start or current["line"], [unescape(c) for c in cells]))
+        rows.append(Row(start or 0, [unescape(c) for c in cells]))
     return rows, None, None
-
-
-def _peek_line(text_lines: list[tuple[int, str]], consumed: int) -> int | None:
-    return text_lines[consumed][0] if consumed < len(text_lines) else None
 
 
 def _csv_table(lines: list[str], i: int, m: re.Match, path: list[str]) -> tuple[RawTable, int]:
