@@ -1,0 +1,222 @@
+"""`python -m perfgate baseline <run dir>... --board <name>`: a board's thresholds from its own measured runs.
+
+For a board no guide covers (the QEMU board, a custom board), the criteria are what the board itself measured:
+each criterion's value is the mean (or median) of its measurements over the given runs (every sample of a run
+made with REPEAT > 1 counts), `min`/`max` are the spread of those measurements, `guide` is `baseline:<runs>`
+and `source` names the run directories. The files are written with perfgate.criteria.write into
+variables/thresholds/<board>/<suite>.csv, so the suites read them like any imported guide.
+
+The criteria's shape (suite, table, row, metric, unit, direction, context) comes from the runs' own criteria
+files (results/<board>/<run>/criteria/<suite>.csv), so the workloads plan exactly the commands that were measured.
+
+`--record N` makes those runs first: it runs the gate N times on the board in a record mode, with template
+criteria named in the board profile's `record:` section (rows of guide boards whose workloads the board can run;
+their published values are not used), then writes the thresholds from the N runs. See docs/custom-board.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import statistics
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from perfgate import boards, criteria, paths
+from perfgate.errors import DataError
+from perfgate.model import Criterion
+
+MEASURED_VERDICTS = {"pass", "warn", "fail"}  # a judged measurement; not-measured and skip carry no value
+
+
+@dataclass
+class Samples:
+    criterion: Criterion
+    values: list[float] = field(default_factory=list)
+    runs: list[str] = field(default_factory=list)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("runs", nargs="*", type=Path, help="run directories (results/<board>/<run>)")
+    parser.add_argument("--board", required=True, help="the board whose thresholds are written")
+    parser.add_argument("--statistic", choices=["mean", "median"], default="mean", help="the value (default mean)")
+    parser.add_argument(
+        "--tighten", action="append", default=[], metavar="GLOB=PERCENT",
+        help="move matching criteria PERCENT %% in their better direction (to check that the gate fails them)",
+    )  # fmt: skip
+    parser.add_argument("--out", type=Path, help="write here instead of variables/thresholds/<board>/")
+    parser.add_argument("--force", action="store_true", help="replace thresholds that came from a guide")
+    parser.add_argument("--record", type=int, metavar="N", help="first run the gate N times in record mode")
+    parser.add_argument("--lab", default="qemu", help="the lab for --record (default qemu)")
+    parser.add_argument("--robot-arg", action="append", default=[], help="extra argument for robot (--record)")
+
+
+def run(args: argparse.Namespace) -> int:
+    board = boards.resolve(args.board)
+    runs = list(args.runs)
+    if args.record:
+        from perfgate.commands import baseline_record
+
+        runs += baseline_record.record(board, args.lab, args.record, args.robot_arg)
+    if not runs:
+        raise DataError("no run directories given (and no --record N)")
+    samples = collect(runs, board)
+    if not samples:
+        raise DataError(f"the runs {', '.join(map(str, runs))} measured no criterion of {board}")
+    made = thresholds(samples, runs, args.statistic)
+    for spec in args.tighten:
+        made = tighten(made, spec)
+    out = args.out or criteria.board_dir(board)
+    if not args.force and args.out is None:
+        guard(board)
+    written = write(made, out)
+    for suite, n in written.items():
+        print(f"{out / (suite + '.csv')}: {n} criteria from {len(runs)} run(s)")
+    return 0
+
+
+def collect(runs: list[Path], board: str) -> dict[str, Samples]:
+    """Every measured value of every criterion of `board` in the runs, in the order of the runs' criteria files."""
+    out: dict[str, Samples] = {}
+    for run_dir in runs:
+        run_dir = Path(run_dir)
+        metrics_file = run_dir / "metrics.json"
+        if not metrics_file.exists():
+            raise DataError("not a run directory (no metrics.json)", run_dir)
+        run_board = _run_board(run_dir)
+        if run_board and boards.canonical(run_board) != board:
+            raise DataError(f"this run is of board {run_board!r}, not {board!r}", run_dir / "run.json", 1)
+        try:
+            entries = json.loads(metrics_file.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise DataError(f"not valid JSON: {e.msg}", metrics_file, e.lineno) from None
+        if not isinstance(entries, list):
+            raise DataError("metrics.json must be a list of entries", metrics_file, 1)
+        shapes = _run_criteria(run_dir)
+        for n, e in enumerate(entries, 1):
+            if not isinstance(e, dict) or not e.get("id"):
+                raise DataError(f"entry {n} has no id", metrics_file)
+            if e.get("verdict") not in MEASURED_VERDICTS or e.get("measured") is None:
+                continue
+            values = [float(v) for v in (e.get("samples") or []) if v is not None] or [float(e["measured"])]
+            c = shapes.get(e["id"]) or _from_entry(e, metrics_file, n)
+            if c.board != board:
+                raise DataError(f"entry {e['id']} is of board {c.board!r}, not {board!r}", metrics_file)
+            s = out.setdefault(c.id, Samples(c))
+            s.values += values
+            s.runs.append(run_dir.name)
+    order = {}
+    for run_dir in runs:
+        for i, cid in enumerate(_run_criteria(Path(run_dir))):
+            order.setdefault(cid, i)
+    return dict(sorted(out.items(), key=lambda kv: (kv[1].criterion.suite, order.get(kv[0], 1 << 30))))
+
+
+def _run_board(run_dir: Path) -> str | None:
+    f = run_dir / "run.json"
+    if not f.exists():
+        return None
+    try:
+        return json.loads(f.read_text(encoding="utf-8")).get("board")
+    except json.JSONDecodeError as e:
+        raise DataError(f"not valid JSON: {e.msg}", f, e.lineno) from None
+
+
+def _run_criteria(run_dir: Path) -> dict[str, Criterion]:
+    d = run_dir / "criteria"
+    out: dict[str, Criterion] = {}
+    for f in sorted(d.glob("*.csv")) if d.is_dir() else []:
+        for c in criteria.read(f):
+            out[c.id] = c
+    return out
+
+
+def _from_entry(e: dict, path: Path, n: int) -> Criterion:
+    missing = [k for k in ("name", "board", "suite", "chapter", "table", "row", "metric", "direction") if not e.get(k)]
+    if missing:
+        raise DataError(f"entry {n} ({e['id']}) lacks {', '.join(missing)} and the run has no criteria file", path)
+    return Criterion(
+        id=e["id"], name=e["name"], board=e["board"], guide=e.get("guide") or "", release=e.get("release") or "",
+        chapter=e["chapter"], suite=e["suite"], table=e["table"], row=e["row"], metric=e["metric"],
+        unit=e.get("unit") or "", value=float(e.get("published") or 0.0), direction=e["direction"],
+        context=e.get("context") or "", source=e.get("source") or "",
+    )  # fmt: skip
+
+
+def _num(x: float) -> float:
+    return float(f"{x:.6g}")
+
+
+def thresholds(samples: dict[str, Samples], runs: list[Path], statistic: str = "mean") -> list[Criterion]:
+    names = ",".join(Path(r).name for r in runs)
+    results = paths.results()
+    sources = []
+    for r in runs:
+        try:
+            sources.append(str(Path(r).resolve().relative_to(results.resolve())))
+        except ValueError:
+            sources.append(str(r))
+    made = []
+    for s in samples.values():
+        value = statistics.median(s.values) if statistic == "median" else statistics.fmean(s.values)
+        spread = len(s.values) > 1
+        made.append(
+            replace(
+                s.criterion,
+                guide=f"baseline:{names}",
+                release=f"baseline {statistic} of {len(s.values)}",
+                value=_num(value),
+                min=_num(min(s.values)) if spread else None,
+                max=_num(max(s.values)) if spread else None,
+                source=";".join(sources),
+            )
+        )
+    return made
+
+
+def tighten(made: list[Criterion], spec: str) -> list[Criterion]:
+    glob, _, pct = spec.partition("=")
+    try:
+        factor = float(pct) / 100
+    except ValueError:
+        raise DataError(f"--tighten {spec!r}: use <id glob>=<percent>") from None
+    hits = 0
+    out = []
+    for c in made:
+        if fnmatch.fnmatchcase(c.id, glob) and c.direction in ("higher", "lower"):
+            hits += 1
+            sign = 1 if c.direction == "higher" else -1
+            c = replace(c, value=_num(c.value * (1 + sign * factor)), min=None, max=None,
+                        release=c.release + f", tightened {pct}%")  # fmt: skip
+        out.append(c)
+    if not hits:
+        raise DataError(f"--tighten {spec!r} matches no criterion with a direction")
+    return out
+
+
+def guard(board: str) -> None:
+    """Refuse to overwrite thresholds imported from a guide."""
+    for c in criteria.load(board):
+        if not c.guide.startswith("baseline:"):
+            raise DataError(
+                f"{board}'s thresholds come from the guide {c.guide}: a baseline would replace them "
+                f"(use --force, or --out <dir>)",
+                criteria.board_dir(board) / f"{c.suite}.csv",
+            )
+
+
+def write(made: list[Criterion], out: Path) -> dict[str, int]:
+    by_suite: dict[str, list[Criterion]] = {}
+    for c in made:
+        by_suite.setdefault(c.suite, []).append(c)
+    for suite, cs in by_suite.items():
+        criteria.write(out / f"{suite}.csv", cs)
+    return {s: len(cs) for s, cs in by_suite.items()}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("use: python -m perfgate baseline ...")
