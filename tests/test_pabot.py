@@ -38,7 +38,8 @@ def test_every_board_has_an_argument_file() -> None:
     assert boards, "no board profiles"
     for b in boards:
         lines = [x for x in (PABOT_DIR / f"{b}.args").read_text().splitlines() if x and not x.startswith("#")]
-        assert lines == [f"--name {b}", f"--variable BOARD:{b}", "--listener perfgate.robot.listener.RunFiles"], b
+        assert lines[:3] == [f"--name {b}", f"--variable BOARD:{b}", "--listener perfgate.robot.listener.RunFiles"], b
+        assert all(x.startswith("--variable LAB:") for x in lines[3:]), b
 
 
 def test_one_process_per_board_in_parallel_and_a_merged_result(tmp_path: Path) -> None:
