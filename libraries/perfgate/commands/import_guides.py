@@ -41,6 +41,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{len(files)} threshold files ({total} criteria) match the guides")
         return 1 if diffs or errors else 0
-    written = importer.write_files(files, [gi.name for gi in imports])
+    written = importer.write_files(imports)
     print(f"{total} criteria in {len(files)} threshold files; {len(written)} written or removed")
     return 1 if errors else 0

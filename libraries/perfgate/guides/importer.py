@@ -211,16 +211,18 @@ def _resolve(values, make, what: str) -> list[str]:
         return out
 
 
-def render_files(imports: list[GuideImport]) -> dict[Path, str]:
-    """Threshold file path -> content, for every board and suite the guides publish."""
+def grouped_criteria(imports: list[GuideImport]) -> dict[Path, list[Criterion]]:
+    """Threshold file path -> its criteria in guide order, for every board and suite the guides publish."""
     grouped: dict[tuple[str, str], list[Criterion]] = defaultdict(list)
     for gi in imports:
         for c in gi.criteria:
             grouped[(c.board, c.suite)].append(c)
-    return {
-        paths.thresholds() / board / f"{suite}.csv": criteria.render(cs)
-        for (board, suite), cs in sorted(grouped.items())
-    }
+    return {paths.thresholds() / board / f"{suite}.csv": cs for (board, suite), cs in sorted(grouped.items())}
+
+
+def render_files(imports: list[GuideImport]) -> dict[Path, str]:
+    """Threshold file path -> content (perfgate.criteria.render, the format DataDriver reads)."""
+    return {p: criteria.render(cs) for p, cs in grouped_criteria(imports).items()}
 
 
 def _guides_of(path: Path) -> set[str]:
@@ -233,10 +235,11 @@ def _guides_of(path: Path) -> set[str]:
     return {row[column] for row in rows[1:] if len(row) > column}
 
 
-def stale_files(files: dict[Path, str], guides: Iterable[str]) -> list[Path]:
+def stale_files(files: Iterable[Path], guides: Iterable[str]) -> list[Path]:
     """Threshold files that came from these guides but that the guides no longer produce. Files of other
     guides and of boards no guide covers (`perfgate baseline`) are never stale."""
     names = set(guides)
+    files = set(files)
     root = paths.thresholds()
     if not root.is_dir():
         return []
@@ -255,14 +258,15 @@ def differences(files: dict[Path, str], guides: Iterable[str]) -> list[str]:
     return out
 
 
-def write_files(files: dict[Path, str], guides: Iterable[str]) -> list[Path]:
-    """Write the files; remove the threshold files these guides produced before and no longer produce."""
-    stale = stale_files(files, guides)
+def write_files(imports: list[GuideImport]) -> list[Path]:
+    """Write the changed files with perfgate.criteria.write; remove the threshold files these guides produced
+    before and no longer produce."""
+    files = grouped_criteria(imports)
+    stale = stale_files(files, [gi.name for gi in imports])
     written = []
-    for p, content in files.items():
-        if not p.exists() or p.read_text(encoding="utf-8") != content:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(content, encoding="utf-8")
+    for p, cs in files.items():
+        if not p.exists() or p.read_text(encoding="utf-8") != criteria.render(cs):
+            criteria.write(p, cs)
             written.append(p)
     for p in stale:
         p.unlink()
