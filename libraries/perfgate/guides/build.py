@@ -274,9 +274,12 @@ class Builder:
                 )
                 return
         else:
+            fits = [k for k in range(1, len(columns)) if len(lines) % (nk + k) == 0]
+            shape = f"; rows of {nk} key(s) and {' or '.join(map(str, fits))} values would fit" if fits else ""
             result.skipped = (
-                f"{len(lines)} lines do not make rows of {nk} key(s) and {len(columns)} values "
-                f"({', '.join(columns)}): cannot tell which column each value belongs to"
+                f"{len(lines)} lines do not make rows of {nk} key(s) and {len(columns)} values{shape} "
+                f"under {len(columns)} column headers ({', '.join(columns)}): "
+                "cannot tell which column each value belongs to"
             )
             return
         for number, keys, cols, vals in rows:
