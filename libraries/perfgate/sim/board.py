@@ -241,6 +241,10 @@ class SimBoard:
             await self._shell(str(self.data.linux["sh_prompt"]), login=False)
             return
         userspace = kernel.systemd_lines(self.data)
+        if faults.no_login:  # the serial getty never starts
+            userspace = [
+                t for t in userspace if not any(w in t for w in ("Serial Getty", "Login Prompts", "Multi-User"))
+            ]
         for i, text in enumerate(userspace):
             await self._at(t0, k_end + (total - k_end) * 0.95 * (i + 1) / len(userspace))
             self.say(text + "\n")
