@@ -1,0 +1,13 @@
+"""eMMC (suite emmc): fio write then read per buffer size on what the lab names under storage.emmc
+(perfgate.workloads.fio_storage; commands in variables/workloads/storage.yaml)."""
+
+from __future__ import annotations
+
+from perfgate.workloads.fio_storage import FioStorage
+
+
+class Emmc(FioStorage):
+    suite = "emmc"
+
+
+WORKLOAD = Emmc()

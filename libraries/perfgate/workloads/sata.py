@@ -1,0 +1,13 @@
+"""SATA (suite sata): fio write then read per buffer size on what the lab names under storage.sata
+(perfgate.workloads.fio_storage; commands in variables/workloads/storage.yaml)."""
+
+from __future__ import annotations
+
+from perfgate.workloads.fio_storage import FioStorage
+
+
+class Sata(FioStorage):
+    suite = "sata"
+
+
+WORKLOAD = Sata()
