@@ -196,8 +196,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     if timed:
         cpu = values.get(CPU, 99.0) * rng.uniform(0.99, 1.01)
         wall = secs * len(SIZES) + 0.02
-        user = wall * cpu / 100.0 * 0.1
-        system = wall * cpu / 100.0 - user
+        user = values[USER] if USER in values else wall * cpu / 100.0 * 0.1
+        system = values[SYSTEM] if SYSTEM in values else wall * cpu / 100.0 - user
         cmd = " ".join(words[words.index("openssl") :])
         out += [
             f'\tCommand being timed: "{cmd}"',

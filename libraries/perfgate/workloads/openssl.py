@@ -1,0 +1,136 @@
+"""OpenSSL (suite openssl): `time -v openssl speed -elapsed -evp <alg>` once per algorithm of the board's tables.
+
+Criteria: throughput per algorithm and block size (rows `aes-128-cbc / 1024`, or the AM57x guide's flat names
+`aes-128-cbc_throughput_16_byte (KBytes/s)`), CPU load per algorithm (GNU time's "Percent of CPU this job got"),
+and the AM57x guide's `<alg>_system_time (s)` / `<alg>_user_time (s)`. Commands, aliases for guide names that are
+not OpenSSL names, and per-algorithm options are data (variables/workloads/crypto.yaml).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from perfgate import paths
+from perfgate.errors import DataError
+from perfgate.model import Criterion
+from perfgate.tools import openssl as tool
+from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+
+SUITE = "openssl"
+FLAT = re.compile(r"^(?P<alg>[\w-]+?)_(?:throughput_(?P<size>\d+)_\w*|(?P<what>cpu_util|system_time|user_time))\b")
+TIMES = {"cpu_util": tool.CPU, "system_time": tool.SYSTEM, "user_time": tool.USER}
+
+
+def data_path() -> Path:
+    return paths.variables() / "workloads" / "crypto.yaml"
+
+
+@cache
+def _load(mtime: float) -> dict:
+    try:
+        return yaml.safe_load(data_path().read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise DataError(f"not valid YAML: {e}", data_path(), mark.line + 1 if mark else None) from None
+
+
+def settings(profile: dict, lab: dict) -> dict:
+    from perfgate.workloads.network import merge
+
+    path = data_path()
+    if not path.exists():
+        raise DataError("no crypto workload settings", path)
+    base = _load(path.stat().st_mtime).get(SUITE)
+    if not isinstance(base, dict):
+        raise DataError(f"no `{SUITE}:` mapping", path)
+    out = merge(base, ((profile or {}).get("workloads") or {}).get(SUITE) or {})
+    return merge(out, ((lab or {}).get("workloads") or {}).get(SUITE) or {})  # type: ignore[return-value]
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\\_", "_").replace("\\", "").replace("**", "")).strip().casefold()
+
+
+def classify(c: Criterion, conf: dict) -> tuple[str, str] | str:
+    """(algorithm as OpenSSL names it, parser metric) of a criterion, or why it fits none."""
+    aliases = {str(k).casefold(): str(v) for k, v in (conf.get("aliases") or {}).items()}
+    row, metric = _norm(c.row), _norm(c.metric)
+    flat = FLAT.match(row)
+    if flat and not metric:
+        alg = aliases.get(flat.group("alg"), flat.group("alg"))
+        if flat.group("size"):
+            return alg, tool.key(alg, flat.group("size"))
+        return alg, TIMES[flat.group("what")]
+    parts = [p.strip() for p in row.split("/")]
+    alg = aliases.get(parts[0], parts[0])
+    if not re.fullmatch(r"[\w-]+", alg):
+        return f"no algorithm in row {c.row!r}"
+    if "cpu" in metric or "load" in metric:
+        return alg, tool.CPU
+    if len(parts) == 2 and parts[1].isdigit() and ("throughput" in metric or "kbytes" in metric or not metric):
+        return alg, tool.key(alg, parts[1])
+    return f"neither a throughput per block size nor a CPU load: {c.row!r} / {c.metric!r}"
+
+
+class OpenSSL(Workload):
+    suite = SUITE
+
+    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        return None  # openssl runs on the CPU of any board; a board without it shows as a missing tool
+
+    def groups(self, criteria: list[Criterion], conf: dict) -> tuple[dict[str, dict[str, list[str]]], dict[str, str]]:
+        out: dict[str, dict[str, list[str]]] = {}
+        bad: dict[str, str] = {}
+        for c in criteria:
+            got = classify(c, conf)
+            if isinstance(got, str):
+                bad[c.id] = got
+            else:
+                out.setdefault(got[0], {}).setdefault(got[1], []).append(c.id)
+        return out, bad
+
+    def command(self, alg: str, keys: dict[str, list[str]], conf: dict, lab: dict) -> str:
+        by_kind = conf.get("seconds") or {}
+        seconds = by_kind.get(str((lab or {}).get("kind") or "hardware")) if isinstance(by_kind, dict) else by_kind
+        if tool.USER in keys or tool.SYSTEM in keys:
+            seconds = None  # published CPU seconds are those of openssl's default run length
+        values = {"time": conf.get("time", "/usr/bin/time"), "openssl": conf.get("openssl", "openssl"), "alg": alg,
+                  "seconds": f" -seconds {int(seconds)}" if seconds else "",
+                  "extra": (conf.get("extra") or {}).get(alg, "")}  # fmt: skip
+        try:
+            return str(conf["command"]).format(**values)
+        except KeyError as e:
+            raise DataError(f"openssl command needs {{{e.args[0]}}}", data_path()) from None
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        conf = settings(profile, lab)
+        groups, _ = self.groups(criteria, conf)
+        return [Run("openssl", self.command(alg, keys, conf, lab), keys, timeout=600, label=f"openssl-{alg}")
+                for alg, keys in sorted(groups.items())]  # fmt: skip
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        conf = settings(ctx.profile, ctx.lab)
+        _, bad = self.groups(criteria, conf)
+        out = super().measure(criteria, ctx)
+        out.missing.update(bad)
+        ctx.note("openssl speed per algorithm; CPU load from GNU time -v (Percent of CPU this job got)")
+        return out
+
+    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
+        if "openssl" not in command or "speed" not in command:
+            return None
+        alg = tool.requested(command)
+        conf = settings(profile, lab)
+        groups, _ = self.groups(criteria, conf)
+        keys = groups.get(alg or "")
+        if not keys:
+            return None
+        by_id = {c.id: c for c in criteria}
+        return Expected(tool="openssl", values={k: by_id[ids[0]].value for k, ids in keys.items()})
+
+
+WORKLOAD = OpenSSL()
