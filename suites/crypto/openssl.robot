@@ -1,0 +1,24 @@
+*** Settings ***
+Documentation    Crypto / OpenSSL, as the guides' "OpenSSL Performance" section: one test per number the guide
+...              publishes for the board. `time -v openssl speed -elapsed -evp <alg>` per algorithm: throughput per
+...              block size, CPU load (GNU time), and the older guide's user and system seconds.
+
+Library          DataDriver    file=${CRITERIA_DIR}/openssl.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    openssl
+Test Template    Published Number Should Hold
+
+Test Tags        crypto    openssl
+
+
+*** Test Cases ***
+Criterion ${id}    ${id}
+
+
+*** Keywords ***
+Published Number Should Hold
+    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
+    ...    the suite file itself).
+    [Arguments]    ${id}
+    Criterion Should Hold    ${id}

@@ -1,0 +1,23 @@
+*** Settings ***
+Documentation    IPSec, as the guides' "IPSec" sections: one test per number the guide publishes for the board. UDP
+...              throughput, packets and CPU load through an ESP tunnel (ip xfrm) per cipher, with iperf3.
+
+Library          DataDriver    file=${CRITERIA_DIR}/ipsec.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    ipsec
+Test Template    Published Number Should Hold
+
+Test Tags        network    ipsec
+
+
+*** Test Cases ***
+Criterion ${id}    ${id}
+
+
+*** Keywords ***
+Published Number Should Hold
+    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
+    ...    the suite file itself).
+    [Arguments]    ${id}
+    Criterion Should Hold    ${id}

@@ -1,0 +1,24 @@
+*** Settings ***
+Documentation    MMC/SD, as the guides' "MMC/SD Driver" section: one test per number the guide publishes for the
+...              board. fio writes then reads a test file per buffer size on the mount point the lab names
+...              (storage.mmcsd); a medium the lab does not name is skipped.
+
+Library          DataDriver    file=${CRITERIA_DIR}/mmcsd.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    mmcsd
+Test Template    Published Number Should Hold
+
+Test Tags        storage    mmcsd
+
+
+*** Test Cases ***
+Criterion ${id}    ${id}
+
+
+*** Keywords ***
+Published Number Should Hold
+    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
+    ...    the suite file itself).
+    [Arguments]    ${id}
+    Criterion Should Hold    ${id}

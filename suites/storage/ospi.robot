@@ -1,0 +1,24 @@
+*** Settings ***
+Documentation    OSPI/QSPI flash, as the guides' "OSPI/QSPI Flash Driver" sections: one test per number the guide
+...              publishes for the board. fio on the UBIFS mount the lab names (storage.ospi) and raw reads of the
+...              flash device it names (storage.ospi_raw).
+
+Library          DataDriver    file=${CRITERIA_DIR}/ospi.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    ospi
+Test Template    Published Number Should Hold
+
+Test Tags        storage    ospi
+
+
+*** Test Cases ***
+Criterion ${id}    ${id}
+
+
+*** Keywords ***
+Published Number Should Hold
+    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
+    ...    the suite file itself).
+    [Arguments]    ${id}
+    Criterion Should Hold    ${id}

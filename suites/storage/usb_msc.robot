@@ -1,0 +1,24 @@
+*** Settings ***
+Documentation    USB mass storage, as the guides' "USB Host Controller" and "USB Device Controller" sections: one
+...              test per number the guide publishes for the board. fio on the USB disk the lab names
+...              (storage.usb_msc), and from the tester on the board's mass-storage gadget (storage.usb_gadget).
+
+Library          DataDriver    file=${CRITERIA_DIR}/usb_msc.csv    dialect=excel    encoding=utf-8
+Resource         ../../resources/criteria.resource
+
+Suite Setup      Measure Suite    usb_msc
+Test Template    Published Number Should Hold
+
+Test Tags        storage    usb_msc
+
+
+*** Test Cases ***
+Criterion ${id}    ${id}
+
+
+*** Keywords ***
+Published Number Should Hold
+    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
+    ...    the suite file itself).
+    [Arguments]    ${id}
+    Criterion Should Hold    ${id}
