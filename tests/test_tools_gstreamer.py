@@ -40,3 +40,11 @@ def test_round_trip(seconds: float) -> None:
     text = gstreamer.render(PLAYBIN, {"execution time (s)": seconds}, random.Random(2))
     assert gstreamer.parse(text, PLAYBIN)["execution time (s)"] == pytest.approx(seconds, rel=2e-3)
     assert 'Got EOS from element "playbin0".' in text
+
+
+def test_fps_from_the_stated_frame_count() -> None:
+    command = "STREAM_FRAMES=120 " + PLAYBIN
+    m = gstreamer.parse((FIX / "gst-playbin-theora.txt").read_text(), command)
+    assert m["fps"] == pytest.approx(120 / 0.041307187, rel=1e-3)
+    text = gstreamer.render(command, {"fps": 59.94}, random.Random(3))
+    assert gstreamer.parse(text, command)["fps"] == pytest.approx(59.94, rel=2e-3)

@@ -2,8 +2,9 @@
 sync=false ..." audio-sink=fakesink`, "performance based on the execution time reported"):
 `Got EOS from element "playbin0".` then `Execution ended after 0:00:24.029212345`.
 
-Metric: `execution time (s)`; the decode workload turns it into fps with the stream's frame count. A pipeline that
-ends with an ERROR and no EOS is a ParseError quoting GStreamer's first error.
+Metrics: `execution time (s)` and, when the command states the stream's frame count in the environment
+(`STREAM_FRAMES=1440 gst-launch-1.0 ...`, as the decode workload sends it), `fps` = frames / execution time.
+A pipeline that ends with an ERROR and no EOS is a ParseError quoting GStreamer's first error.
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ EOS = re.compile(r'^Got EOS from element "[^"]+"')
 ERROR = re.compile(r"^(ERROR:.*|Failed to set pipeline.*|WARNING: erroneous pipeline.*)$")
 
 TIME = "execution time (s)"
+FRAMES = re.compile(r"(?:^|\s)STREAM_FRAMES=(\d+)\s")
+
+
+def frames(command: str | None) -> int | None:
+    m = FRAMES.search(command or "")
+    return int(m[1]) if m else None
 
 
 def parse(text: str, command: str | None = None) -> dict[str, float]:
@@ -29,7 +36,11 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             seconds = int(m[1]) * 3600 + int(m[2]) * 60 + float(m[3])
             if seconds <= 0:
                 raise ParseError("gstreamer: zero execution time", line=n)
-            return {TIME: seconds}
+            out = {TIME: seconds}
+            count = frames(command)
+            if count:
+                out["fps"] = round(count / seconds, 3)
+            return out
     for n, line in enumerate(lines, 1):
         if ERROR.match(line.strip()):
             raise ParseError(f"gstreamer: the pipeline failed: {line.strip()}", line=n)
@@ -39,7 +50,10 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    seconds = max(1e-6, float(values.get(TIME, 10.0)) * rng.uniform(0.999, 1.001))
+    count = frames(command)
+    fps = float(values["fps"]) if "fps" in values and count else None
+    seconds = count / max(fps, 1e-6) if fps and count else float(values.get(TIME, 10.0))
+    seconds = max(1e-6, seconds * rng.uniform(0.999, 1.001))
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     element = "playbin0" if "playbin" in command else "pipeline0"
