@@ -12,7 +12,6 @@ The timing is coarse: every published figure is runs / (n x 0.2 s) (7142857 = 4e
 
 from __future__ import annotations
 
-import math
 import random
 import re
 import shlex
@@ -127,7 +126,7 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     mhz = values.get(KEY_CLOCK, 1000.0)
     dps = values.get(KEY_DPS) or VAX_DPS * mhz * values.get(KEY_DMIPS, 3.0)
     seconds = runs / (dps * (1 + rng.uniform(-0.01, 0.01)))
-    ticks = max(1, math.floor(seconds / TICK + rng.random()))
+    ticks = max(1, round(seconds / TICK))
     measured = runs / (ticks * TICK)
     # DMIPS/MHz follows the measured rate; around the published figure when there is one
     dmips = values[KEY_DMIPS] * measured / dps if KEY_DMIPS in values else measured / VAX_DPS / mhz
