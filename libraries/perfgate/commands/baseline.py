@@ -59,9 +59,7 @@ def run(args: argparse.Namespace) -> int:
     board = boards.resolve(args.board)
     runs = list(args.runs)
     if args.record:
-        from perfgate.commands import baseline_record
-
-        runs += baseline_record.record(board, args.lab, args.record, args.robot_arg)
+        runs += record(board, args.lab, args.record, args.robot_arg)
     if not runs:
         raise DataError("no run directories given (and no --record N)")
     samples = collect(runs, board)
@@ -218,5 +216,82 @@ def write(made: list[Criterion], out: Path) -> dict[str, int]:
     return {s: len(cs) for s, cs in by_suite.items()}
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit("use: python -m perfgate baseline ...")
+# -- record mode: the first runs of a board that has no thresholds yet ------------------------------------------
+def templates(board: str) -> list[Criterion]:
+    """The criteria a record run measures, from the board profile's `record:` section:
+
+    record:
+      <suite>: {from: <guide board>, ids: [<id glob after "<board>.">, ...]}
+
+    Each matching criterion of the guide board is taken with the recorded board's name and id; its published value
+    is carried along only because a criterion must have one: the record run's verdicts are ignored, and the
+    baseline writes the measured values."""
+    profile = boards.profile(board)
+    path = paths.boards() / f"{board}.yaml"
+    spec = profile.get("record")
+    if not isinstance(spec, dict) or not spec:
+        raise DataError(f"board {board} has no `record:` section: what should a record run measure?", path)
+    out: list[Criterion] = []
+    for suite, item in spec.items():
+        if not isinstance(item, dict) or not isinstance(item.get("from"), str) or not item.get("ids"):
+            raise DataError(f"record.{suite} must be {{from: <guide board>, ids: [<id globs>]}}", path)
+        source = boards.resolve(item["from"])
+        found = [
+            c for c in criteria.load(source, suite)
+            if any(fnmatch.fnmatchcase(c.id[len(source) + 1 :], g) for g in item["ids"])
+        ]  # fmt: skip
+        if not found:
+            raise DataError(f"record.{suite}: no criterion of {source} matches {item['ids']}", path)
+        for c in found:
+            out.append(replace(c, board=board, id=board + c.id[len(source) :], guide=f"record-template:{c.guide}"))
+    return out
+
+
+def template_root(board: str, where: Path) -> Path:
+    """A scratch repository root (PERFGATE_ROOT) that is this one except for the board's thresholds."""
+    real = paths.root()
+    where.mkdir(parents=True, exist_ok=True)
+    for name in ("suites", "resources", "build", "libraries"):
+        if (real / name).exists():
+            (where / name).symlink_to(real / name)
+    (where / "variables").mkdir()
+    for item in (real / "variables").iterdir():
+        if item.name != "thresholds":
+            (where / "variables" / item.name).symlink_to(item)
+    (where / "variables" / "thresholds").mkdir()
+    made = templates(board)
+    for suite in sorted({c.suite for c in made}):
+        criteria.write(
+            where / "variables" / "thresholds" / board / f"{suite}.csv", [c for c in made if c.suite == suite]
+        )
+    return where
+
+
+def _run_dirs(results: Path) -> set[Path]:
+    return {d for d in results.iterdir() if (d / "metrics.json").exists()} if results.is_dir() else set()
+
+
+def record(board: str, lab: str, n: int, robot_args: list[str]) -> list[Path]:
+    """Run the gate n times on the board with its template criteria; returns the run directories."""
+    import os
+    import subprocess
+    import tempfile
+
+    results = paths.results() / board
+    runs: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="perfgate-record-") as tmp:
+        root = template_root(board, Path(tmp) / "root")
+        suites = sorted({c.suite for c in templates(board)})
+        env = {**os.environ, "PERFGATE_ROOT": str(root), "PERFGATE_RESULTS": str(paths.results())}
+        for i in range(1, n + 1):
+            before = _run_dirs(results)
+            cmd = [sys.executable, "-m", "robot", "-v", f"BOARD:{board}", "-v", f"LAB:{lab}",
+                   "--outputdir", str(Path(tmp) / f"robot-{i}"), "--console", "dotted",
+                   *(a for s in suites for a in ("--suite", s)), *robot_args, str(root / "suites")]  # fmt: skip
+            print(f"perfgate baseline: record run {i} of {n}: {' '.join(cmd[2:])}", file=sys.stderr, flush=True)
+            subprocess.run(cmd, env=env, check=False)
+            new = sorted(_run_dirs(results) - before)
+            if not new:
+                raise DataError(f"record run {i} left no run directory in {results}")
+            runs.append(new[-1])
+    return runs
