@@ -690,12 +690,14 @@ def _scan(line: str, ops: tuple[str, ...]) -> list[tuple[str, str]]:
             depth += 1
         elif ch == ")" and depth:
             depth -= 1
+        elif not depth and line.startswith("||", i) and "||" not in ops:
+            buf.append("||")  # a pipe split leaves `a || b` whole
+            i += 2
+            continue
         elif not depth:
             op = next((o for o in ops if line.startswith(o, i)), None)
             if op == "&" and (line[i - 1 : i] == ">" or line[i + 1 : i + 2] == ">"):
                 op = None  # 2>&1, &>file
-            if op == "|" and line.startswith("||", i):
-                op = None
             if op:
                 parts.append(("".join(buf).strip() + (" &" if op == "&" else ""), prev_op))
                 prev_op = ";" if op == "&" else op

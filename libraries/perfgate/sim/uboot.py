@@ -206,10 +206,9 @@ class UBoot:
         start = time.monotonic()
         self._device_ms = 0.0
         ok = await self.command(shlex.join(args))
-        other_ms = max(0.0, (time.monotonic() - start) * 1000 * self.speed - self._device_ms)
-        if self._device_ms:  # the host's scheduling delays are not board time
-            other_ms = min(other_ms, 1.0)
-        self.write(format_time((self._device_ms + other_ms) / 1000))
+        # A storage command takes its transfer time; the host's scheduling delays are not board time.
+        board_ms = self._device_ms or (time.monotonic() - start) * 1000 * self.speed
+        self.write(format_time(board_ms / 1000))
         return ok
 
     async def cmd_run(self, args: list[str]) -> bool:

@@ -1,0 +1,204 @@
+"""The simulated board's parts without a process: fault specs, value spread and degradation, U-Boot formats and
+timings, the kernel log, the shell's parsing and builtins, and workload answers."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+
+import pytest
+
+from perfgate.errors import DataError
+from perfgate.model import Criterion
+from perfgate.sim import answers as answers_mod
+from perfgate.sim import data as data_mod
+from perfgate.sim import faults, kernel, uboot, values
+from perfgate.sim.console import LineReader
+from perfgate.sim.shell import Board, Session, Sink, run_text, split_list, split_pipes, split_redirections
+
+
+def crit(suite: str, row: str, metric: str, value: float, direction: str = "higher", **kw) -> Criterion:
+    return Criterion(id=f"simtest.{suite}.t.{row}.{metric}".lower().replace(" ", "_"), name=f"{row} · {metric}",
+                     board="simtest", guide="g.rst", release="1", chapter="x", suite=suite, table="t", row=row,
+                     metric=metric, unit="KB/s", value=value, direction=direction, **kw)  # fmt: skip
+
+
+def board_data(criteria: list[Criterion], spec: str = "", profile: dict | None = None) -> data_mod.BoardData:
+    notes: list[str] = []
+    p = data_mod.with_defaults("simtest_evm", {"name": "simtest_evm", "cpus": 4, **(profile or {})}, notes)
+    f = faults.parse(spec)
+    crits = [values.degrade(c, f.degradation(c.id)) for c in criteria]
+    return data_mod.BoardData("simtest_evm", p, {}, crits, f, notes)
+
+
+# -- faults -------------------------------------------------------------------------------------------------
+def test_fault_spec() -> None:
+    f = faults.parse("degrade:am62xx_sk.lmbench.*:25, uboot-hang,kernel-panic,no-login,garbage,ssh-drop:iperf3,"
+                     "missing-tool:openssl")  # fmt: skip
+    assert f.degradation("am62xx_sk.lmbench.x.y.z") == 25 and f.degradation("am62xx_sk.stream.x") == 0
+    assert f.uboot_hang and f.kernel_panic and f.no_login and f.garbage
+    assert f.ssh_drop == {"iperf3"} and f.missing_tool == {"openssl"}
+    assert faults.parse("").describe() == [] and faults.parse("none").describe() == []
+    assert "degrade:a*:10" in faults.parse("degrade:a*:10%").describe()
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("explode", "unknown fault 'explode'"),
+        ("degrade:x", "expected degrade:<criterion id glob>:<percent>"),
+        ("degrade:x:lots", "'lots' is not a number"),
+        ("degrade:x:150", "between 0 and 100"),
+        ("ssh-drop", "expected ssh-drop:<tool>"),
+        ("garbage:yes", "takes no argument"),
+    ],
+)
+def test_bad_fault_spec_names_the_problem(spec: str, message: str) -> None:
+    with pytest.raises(DataError, match=message):
+        faults.parse(spec, "FAULTS")
+
+
+# -- values -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("direction", ["higher", "lower"])
+def test_spread_is_realistic_and_mostly_favourable(direction: str) -> None:
+    rng = random.Random(1)
+    draws = [values.draw(100.0, direction, rng) for _ in range(5000)]
+    worse = [d for d in draws if (d < 100) == (direction == "higher")]
+    assert 0.05 < len(worse) / len(draws) < 0.45  # some worse, mostly better
+    lo, hi = (96.99, 107.51) if direction == "higher" else (93.0, 103.1)
+    assert all(lo <= d <= hi for d in draws)  # never fails nor warns at a 10 % tolerance
+    assert statistics.pstdev(draws) > 1.5  # a real spread, not a constant
+
+
+def test_degrade_goes_the_worse_way_for_each_direction() -> None:
+    up = values.degrade(crit("s", "r", "m", 200.0, "higher", min=190.0, max=210.0), 25)
+    down = values.degrade(crit("s", "r", "m", 4.0, "lower"), 25)
+    assert (up.value, up.min, up.max) == (150.0, 142.5, 157.5) and down.value == 5.0
+
+
+# -- U-Boot -------------------------------------------------------------------------------------------------
+def test_uboot_formats_are_the_real_ones() -> None:
+    assert uboot.print_size(4194304 // 72 * 1000, "/s") == "55.6 MiB/s"
+    assert uboot.print_size(4194304 // 104 * 1000, "/s") == "38.5 MiB/s"
+    assert uboot.print_size(4 << 20, "/s") == "4 MiB/s" and uboot.print_size(512, "") == "512 Bytes"
+    assert uboot.format_time(0.192) == "\ntime: 0.192 seconds\n"
+    assert uboot.format_time(95.3) == "\ntime: 1 minutes, 35.300 seconds\n"
+
+
+def uboot_session(criteria: list[Criterion], speed: float = 1000.0) -> tuple[uboot.UBoot, list[str]]:
+    said: list[str] = []
+    uboot.UBoot.saved_env = None
+    ub = uboot.UBoot(board_data(criteria, profile={"has": ["emmc"]}), said.append, speed, random.Random(2), 0.0)
+    return ub, said
+
+
+def test_uboot_time_reproduces_the_published_kbps() -> None:
+    rows = [crit("uboot_emmc", "2000000", "Write Throughput", 59470.05), crit("uboot_emmc", "2000000",
+            "Read Throughput", 170666.67)]  # fmt: skip
+    ub, said = uboot_session(rows)
+    asyncio.run(ub.execute("mmc dev 0; time mmc write ${loadaddr} 0 0x10000; time mmc read ${loadaddr} 0 0x10000"))
+    text = "".join(said)
+    assert "MMC write: dev # 0, block # 0, count 65536 ... 65536 blocks written: OK" in text
+    assert "\ntime: 0.551 seconds\n" in text  # 32768 KB / 59470.05 KB/s
+    assert "\ntime: 0.192 seconds\n" in text  # 32768 KB / 170666.67 KB/s: the guide's own example
+
+
+def test_uboot_environment_and_boot_arguments() -> None:
+    ub, said = uboot_session([])
+    asyncio.run(ub.execute("setenv optargs init=/bin/sh && printenv optargs"))
+    assert "optargs=init=/bin/sh\n" in said
+    with pytest.raises(uboot.Boot) as boot:
+        asyncio.run(ub.execute("boot"))
+    assert "init=/bin/sh" in boot.value.cmdline
+    with pytest.raises(uboot.Reset):
+        asyncio.run(ub.execute("reset"))
+
+
+# -- kernel log ---------------------------------------------------------------------------------------------
+def test_kernel_log_says_it_is_simulated() -> None:
+    d = board_data([])
+    assert kernel.stamp(1.2345674) == "[    1.234567]" and kernel.stamp(123.5) == "[  123.500000]"
+    lines = kernel.kernel_lines(d, "console=ttyS2,115200n8 root=/dev/mmcblk1p2")
+    assert any("Linux version" in ln and "perfgate simulated simtest_evm" in ln for ln in lines)
+    assert "simulated" in uboot.banner_version(d)
+    assert kernel.panic_lines(d)[-1].startswith("---[ end Kernel panic - not syncing")
+
+
+def test_boot_figures_come_from_the_criteria() -> None:
+    rows = [crit("boot_time", "Kernel boot time test when init is /bin/sh", "boot time", 4.4, "lower"),
+            crit("boot_time", "Kernel boot time (sdk-rootfs)", "boot time", 17.3, "lower", min=17.1, max=17.5),
+            crit("boot_time", "kernel boot time (sdk-rootfs) again", "boot time", 23.1, "lower")]  # fmt: skip
+    d = board_data(rows)
+    assert d.boot_figure("init_sh").value == 4.4
+    assert (d.boot_figure("default").value, d.boot_figure("default").lo) == (17.3, 17.1)  # the fastest row
+    assert board_data([]).boot_figure("default").source == "default"
+
+
+# -- console input ------------------------------------------------------------------------------------------
+def test_line_reader_like_a_console() -> None:
+    echoed: list[str] = []
+    r = LineReader(echoed.append)
+    assert r.feed(b"ab\x7fc\r\nd") == ["ac"]
+    assert r.feed(b"\n\x1b[12;1Rx\x03") == ["d", LineReader.INTR]
+    assert "".join(echoed) == "ab\b \bc\r\nd\r\nx"
+
+
+# -- shell --------------------------------------------------------------------------------------------------
+def test_command_lines_split_like_sh() -> None:
+    assert split_list("a; b && c || d & e") == [("a", ";"), ("b", ";"), ("c", "&&"), ("d &", "||"), ("e", ";")]
+    assert split_list("echo 'a;b' \"c && d\"") == [("echo 'a;b' \"c && d\"", ";")]
+    assert split_list("x 2>&1; y &>/dev/null") == [("x 2>&1", ";"), ("y &>/dev/null", ";")]
+    assert split_pipes("cat f | grep x || true") == ["cat f", "grep x || true"]
+    words, redirs = split_redirections(["cmd", "-a", ">", "out", "2>&1", "2>/dev/null"])
+    assert words == ["cmd", "-a"] and redirs == [(1, ">", "out"), (2, ">&", "1"), (2, ">", "/dev/null")]
+
+
+def shell_session(spec: str = "", criteria: list[Criterion] | None = None) -> Session:
+    d = board_data(criteria or [], spec)
+    board = Board(d, answers_mod.Answers(d, random.Random(0)), speed=1000.0)
+
+    async def nowhere(text: str, err: bool) -> None:
+        return None
+
+    return Session(board, Sink(nowhere, "ssh"))
+
+
+def run(session: Session, line: str) -> tuple[str, int]:
+    return asyncio.run(run_text(session, line))
+
+
+def test_shell_builtins_and_status() -> None:
+    s = shell_session()
+    assert run(s, "echo hello   world") == ("hello world\n", 0)
+    assert run(s, "nosuch -x") == ("sh: nosuch: not found\n", 127)
+    assert run(s, "echo $?") == ("127\n", 0)
+    assert run(s, "false || echo fallback; true && echo ok") == ("fallback\nok\n", 0)
+    assert run(s, "X=5; echo ${X}'$X'") == ("5$X\n", 0)
+    assert run(s, "echo out; nosuch 2>/dev/null; echo $?") == ("out\n127\n", 0)
+    assert run(s, "cat /proc/cpuinfo | grep -c processor") == ("4\n", 0)
+    assert run(s, "echo data > /tmp/x; cat /tmp/x /tmp/none") == (
+        "data\ncat: can't open '/tmp/none': No such file or directory\n", 1)  # fmt: skip
+    assert run(s, 'echo PG""END-1-$?') == ("PGEND-1-1\n", 0)
+    assert run(s, "sh -c 'exit 4'; echo $?") == ("4\n", 0)
+    assert run(s, "ip -4 -o addr show")[0].splitlines()[1].startswith("2: eth0    inet 127.0.0.1/8")
+    assert run(s, "uname -r") == ("6.6.32-ti\n", 0)
+
+
+def test_missing_tool_fault_on_a_known_binary() -> None:
+    s = shell_session("missing-tool:openssl")
+    assert run(s, "openssl speed -elapsed -evp aes-128-cbc") == ("sh: openssl: not found\n", 127)
+    assert run(s, "command -v openssl") == ("", 1)
+    assert run(s, "command -v fio")[1] == 0
+
+
+def test_a_known_tool_without_a_published_figure_says_so() -> None:
+    out, status = run(shell_session(), "fio --name=x --rw=read")
+    assert status == 1 and "no published figure" in out
+
+
+def test_duration_of_tools() -> None:
+    assert answers_mod.duration("iperf3", "iperf3 -c 127.0.0.1 -t 60 -J") == 60
+    assert answers_mod.duration("openssl", "openssl speed -seconds 2 -evp aes-128-cbc") == 12
+    assert answers_mod.duration("cyclictest", "cyclictest -m -D 1m -q") == 60
+    assert answers_mod.binaries_of("cd /opt && taskset -c 1 ./bw_mem 1M rd 2>&1 | tee x") == ["bw_mem", "tee"]
