@@ -14,7 +14,8 @@ from perfgate.tools import render
 from perfgate.workloads.base import Workload
 
 SIM_LAB = {"name": "sim", "kind": "sim", "virtual": True, "tester": {"address": "127.0.0.1"},
-           "has": ["ethernet", "pcie", "nvme", "emmc", "mmcsd", "ospi", "qspi", "ufs", "nand", "sata", "usb", "crypto"]}  # fmt: skip
+           "has": ["ethernet", "pcie", "nvme", "emmc", "mmcsd", "ospi", "qspi", "ufs", "nand", "sata", "usb",
+                   "crypto"]}  # fmt: skip
 
 
 @dataclass

@@ -1,0 +1,127 @@
+"""Network workloads (ethernet, pcie_eth, usb_eth, ipsec) on the boards' imported criteria, answered the way the
+simulated board answers (tests/workload_harness.py: the suite's expected() + the tool's render()), parsed by the
+real parsers."""
+
+from __future__ import annotations
+
+import pytest
+
+from perfgate import criteria
+from perfgate.workloads import ethernet, ipsec, network, pcie_eth, usb_eth
+from workload_harness import SIM_LAB, context
+
+BOARDS = ["am43xx_gpevm", "am574x_idk", "am62xx_lp_sk", "am62xx_sk", "am62xxsip_sk", "am64xx_evm", "j7200_evm",
+          "j721e_idk_gw", "j721s2_evm", "j784s4_evm"]  # fmt: skip
+WORKLOADS = {"ethernet": ethernet.WORKLOAD, "pcie_eth": pcie_eth.WORKLOAD, "usb_eth": usb_eth.WORKLOAD,
+             "ipsec": ipsec.WORKLOAD}  # fmt: skip
+CASES = [(b, s) for b in BOARDS for s in WORKLOADS if criteria.load(b, s)]
+
+
+def within(measured: float, published: float, rel: float = 0.10) -> bool:
+    return abs(measured - published) <= rel * max(abs(published), 1.0)
+
+
+def test_every_board_has_network_criteria_to_run() -> None:
+    assert len(CASES) >= 10
+    assert sum(len(criteria.load(b, s)) for b, s in CASES) > 300
+
+
+@pytest.mark.parametrize(("board", "suite"), CASES)
+def test_every_criterion_measured_near_its_published_value(board: str, suite: str) -> None:
+    wl = WORKLOADS[suite]
+    ctx = context(wl, board, suite)
+    assert wl.applicable(ctx.criteria, ctx.profile, ctx.lab) is None
+    m = wl.measure(ctx.criteria, ctx)
+    for c in ctx.criteria:
+        assert c.id in m.values, (c.name, m.missing.get(c.id), m.unavailable.get(c.id))
+        assert within(m.values[c.id], c.value), (c.name, c.value, m.values[c.id])
+        assert m.tools[c.id] in ("netperf", "iperf", "iperf3")
+        assert m.evidence[c.id]
+
+
+def test_ethernet_uses_netperf_and_the_rfc2544_search() -> None:
+    ctx = context(ethernet.WORKLOAD, "j721e_idk_gw", "ethernet")
+    m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    assert set(m.tools.values()) == {"netperf"}
+    searches = [n for n in ctx.notes if "RFC 2544 search" in n]
+    assert len(searches) == 10  # 5 frame sizes, egress and ingress
+    assert all("converged" in n and "NOT" not in n for n in searches)
+    limited = [cmd for _, cmd in ctx.commands if " -b " in cmd and "UDP_STREAM" in cmd]
+    assert len(limited) >= 10 * 2  # each search tries several rates
+    ingress = [(where, cmd) for where, cmd in ctx.commands if " -C " in cmd]
+    assert ingress and all(where == "shell" for where, _ in ingress)  # sim lab: the simulator is the tester
+    paced = [cmd for _, cmd in ctx.commands if "rx-usecs 100" in cmd]
+    assert len(paced) == 1 and "TCP_MAERTS" in paced[0]
+
+
+def test_zero_loss_search_finds_a_degraded_capacity() -> None:
+    base = context(ethernet.WORKLOAD, "am64xx_evm", "ethernet")
+    slow = context(ethernet.WORKLOAD, "am64xx_evm", "ethernet", scale={"throughput (Mbits/sec)": 0.7})
+    a = ethernet.WORKLOAD.measure(base.criteria, base)
+    b = ethernet.WORKLOAD.measure(slow.criteria, slow)
+    zero = [c for c in base.criteria if "0% loss" in c.table and "Throughput" in c.metric]
+    assert zero
+    for c in zero:
+        assert b.values[c.id] == pytest.approx(0.7 * a.values[c.id], rel=0.08)
+
+
+def test_falls_back_to_iperf3_when_netperf_is_missing() -> None:
+    ctx = context(ethernet.WORKLOAD, "am62xx_sk", "ethernet", missing_tools={"netperf"})
+    m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    assert set(m.tools.values()) == {"iperf3"}
+    assert not m.missing and len(m.values) == len(ctx.criteria)
+    assert any("netperf cannot be used" in n for n in ctx.notes)
+    assert any("--bidir" in cmd for _, cmd in ctx.commands)
+    assert any(" -R " in cmd for _, cmd in ctx.commands)  # ingress from the board
+
+
+def test_no_tool_at_all_is_unavailable_not_zero() -> None:
+    ctx = context(ethernet.WORKLOAD, "am62xx_sk", "ethernet", missing_tools={"netperf", "iperf3"})
+    m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    assert not m.values
+    assert set(m.unavailable) == {c.id for c in ctx.criteria}
+
+
+def test_hardware_lab_starts_and_stops_tester_servers_on_the_host() -> None:
+    lab = dict(SIM_LAB, kind="hardware", name="bench")
+    ctx = context(ethernet.WORKLOAD, "am64xx_evm", "ethernet", lab=lab)
+    ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    host = [cmd for where, cmd in ctx.commands if where == "host"]
+    assert any(c.startswith("nohup netserver -D -p 12865") for c in host)
+    assert any(c.startswith("kill $(cat /tmp/perfgate-netperf-12865.pid)") for c in host)
+    assert [w for w, c in ctx.commands if " -C " in c] == ["host"] * len([c for _, c in ctx.commands if " -C " in c])
+
+
+def test_foreign_commands_are_not_claimed() -> None:
+    crits = criteria.load("am62xx_sk", "ethernet")
+    from perfgate import boards
+
+    profile = boards.profile("am62xx_sk")
+    for cmd in ["fio --name=emmc-ext4-1m-write --rw=write", "openssl speed -evp aes-128-cbc", "netserver -p 12865",
+                "iperf -c 1.2.3.4 -w 8K -p 5002 -t 2"]:  # fmt: skip
+        assert ethernet.WORKLOAD.expected(cmd, crits, profile, SIM_LAB) is None
+
+
+def test_classification_of_the_guides_tables() -> None:
+    conf = network.settings("ethernet", {}, SIM_LAB)
+    seen = {}
+    for b in BOARDS:
+        for c in criteria.load(b, "ethernet"):
+            got = ethernet.classify(c, conf)
+            assert not isinstance(got, str), (c.name, got)
+            seen.setdefault(got[0].kind, set()).add(got[0].datagram)
+    assert set(seen) == {"tcp", "tcp_pacing", "udp_zero", "udp_loss", "iperf_udp"}
+    assert seen["udp_zero"] == {18, 82, 210, 978, 1472}
+    assert seen["iperf_udp"] == {64, 128, 256, 512, 1024, 1470}
+
+
+def test_duration_comes_from_variable_lab_then_data() -> None:
+    conf = network.settings("ethernet", {}, SIM_LAB)
+    ctx = context(ethernet.WORKLOAD, "am62xx_sk", "ethernet")
+    assert network.duration(ctx, conf) == 2
+    ctx.duration = None  # type: ignore[assignment]
+    assert network.duration(ctx, conf) == 2  # sim lab: data by lab kind
+    ctx.lab = dict(SIM_LAB, kind="hardware")
+    assert network.duration(ctx, conf) == 60
+    ctx.lab = dict(SIM_LAB, duration=7)
+    assert network.duration(ctx, conf) == 7
