@@ -262,10 +262,15 @@ def test_kernel_panic_fails_fast_after_one_retry(rig):
 
 
 def test_uboot_hang_times_out_with_a_clear_message(rig):
-    board, _ = rig(fault="uboot-hang")
+    board, sb = rig(fault="uboot-hang")
     board.transition("uboot")
     with pytest.raises(ConsoleTimeout, match="U-Boot did not answer `version` within 2 s"):
-        board.uboot_command("version")
+        board.uboot_command("version")  # power-cycled and retried once, then given up
+    assert sb.cycles == 2
+    started = time.monotonic()
+    with pytest.raises(BringUpError, match="U-Boot stopped answering earlier in this run"):
+        board.uboot_command("mmc dev 0")
+    assert time.monotonic() - started < 0.5 and sb.cycles == 2
 
 
 def test_console_failure_patterns_and_timeouts_on_a_real_pty(tmp_path):

@@ -29,6 +29,12 @@ STATES = ("unknown", "off", "uboot", "booting", "login", "shell", "init_sh")
 NOT_FOUND = re.compile(r"(?:^|\n)(?:-?sh|bash|ash|\S+): (?:line \d+: )?(\S+): (?:command )?not found")
 
 
+def garbage_note(text: str) -> str:
+    """A hint when the console shows bytes that are not text (line noise, a wrong baud rate)."""
+    bad = text.count("\ufffd")
+    return f"; the console shows {bad} undecodable bytes (line noise or a wrong baud rate?)" if bad >= 3 else ""
+
+
 class BringUpError(AssertionError):
     """The board did not reach a state, even after a power-cycle and a retry."""
 
@@ -148,7 +154,7 @@ class Board:
     def stop_autoboot(self, since: int) -> None:
         """Wait for `Hit any key to stop autoboot`, type a key until the U-Boot prompt shows."""
         self.wait_autoboot(since)
-        prompt = self._prompt_re(self.uboot.get("prompt", "=> "))
+        prompt = self._uboot_prompt_re()
         key = self.uboot.get("interrupt", " ")
         deadline = time.monotonic() + self.timeouts.uboot_command
         after = self.console.mark()
@@ -167,19 +173,34 @@ class Board:
         self.console.consume()
         self.state = "uboot"
 
-    def uboot_command(self, command: str, timeout: float | None = None) -> str:
-        """Type a command at the U-Boot prompt and return what it printed (up to the next prompt)."""
+    def _uboot_prompt_re(self) -> re.Pattern[str]:
+        """The U-Boot prompt at the start of a line (a few stray bytes before or after it are tolerated)."""
+        p = re.escape(self.uboot.get("prompt", "=> ").rstrip())
+        return re.compile(rf"(?:^|\n)[^\n]{{0,3}}?{p}[^\n]{{0,16}}$|(?:^|\n){p}(?=[ \t]*$|[ \t]*\n)")
+
+    def uboot_command(self, command: str, timeout: float | None = None, retry: bool = True) -> str:
+        """Type a command at the U-Boot prompt and return what it printed (up to the next prompt). A command that
+        gets no prompt back is retried once after a power-cycle (when the lab can); then U-Boot is given up for
+        the rest of the run, so that later U-Boot commands fail at once with the reason."""
+        if "uboot" in self.broken:
+            raise BringUpError(f"U-Boot stopped answering earlier in this run: {self.broken['uboot']}")
         if self.state != "uboot":
             self.transition("uboot")
-        timeout = self.timeouts.uboot_command if timeout is None else self.timeouts.of(timeout)
+        limit = self.timeouts.uboot_command if timeout is None else self.timeouts.of(timeout)
         since = self.console.sendline(command)
-        prompt = self._prompt_re(self.uboot.get("prompt", "=> "))
         try:
-            m = self.console.expect(prompt, timeout, what=f"the U-Boot prompt after `{command}`", since=since)
+            m = self.console.expect(self._uboot_prompt_re(), limit, what=f"the U-Boot prompt after `{command}`",
+                                    since=since)  # fmt: skip
         except ConsoleTimeout as e:
             self.state = "unknown"
-            raise ConsoleTimeout(f"U-Boot did not answer `{command}` within {timeout:g} s (no prompt "
-                                 f"{self.uboot.get('prompt', '=> ')!r}): {e}") from None  # fmt: skip
+            noise = garbage_note(self.console.text(since))
+            prompt = self.uboot.get("prompt", "=> ")
+            message = f"U-Boot did not answer `{command}` within {limit:g} s (no prompt {prompt!r}){noise}: {e}"
+            if retry and self.power.can_cycle:
+                self.log(f"{message}; power-cycling and retrying `{command}` once")
+                return self.uboot_command(command, timeout, retry=False)
+            self.broken["uboot"] = message
+            raise ConsoleTimeout(message) from None
         text = self.console.text(since, m.start)
         first = text.find("\n")
         return text[first + 1 :] if first >= 0 else ""
@@ -379,14 +400,16 @@ class Board:
                           f"multiplied by {self.speed:g}")  # fmt: skip
         body = []
         for cycle in range(1, cycles + 1):
-            t0 = time.monotonic()
-            since = self.power_cycle()
-            if variant == "init_sh":
-                self.stop_autoboot(since)
-                kstart, kend = self.boot("init_sh")
-            else:
-                self.wait_autoboot(since)
-                kstart, kend = self.boot("default", since=since)
+            try:
+                t0, since, kstart, kend = self._timed_boot(variant)
+            except AssertionError as first:
+                if not self.power.can_cycle:
+                    raise
+                self.log(f"boot cycle {cycle} failed ({first}); power-cycling and retrying it once")
+                try:
+                    t0, since, kstart, kend = self._timed_boot(variant)
+                except AssertionError as second:
+                    raise type(second)(f"{second} (also before a power-cycle and one retry: {first})") from None
             end = self.console.text().find("\n", kend)
             end = end if end >= 0 else self.console.mark()
             body.append(f"# cycle {cycle}")
@@ -394,6 +417,17 @@ class Board:
             secs = (self.console.time_at(kend) - self.console.time_at(kstart)) * self.speed
             self.log(f"boot cycle {cycle}/{cycles} ({variant}): {secs:.3f} s from `Starting kernel` to the prompt")
         return "\n".join(header + body) + "\n"
+
+    def _timed_boot(self, variant: str) -> tuple[float, int, int, int]:
+        t0 = time.monotonic()
+        since = self.power_cycle()
+        if variant == "init_sh":
+            self.stop_autoboot(since)
+            kstart, kend = self.boot("init_sh")
+        else:
+            self.wait_autoboot(since)
+            kstart, kend = self.boot("default", since=since)
+        return t0, since, kstart, kend
 
     def describe(self) -> str:
         return f"{self.name} in {self.lab.banner()}"
