@@ -149,3 +149,14 @@ def test_written_file_reads_back_byte_for_byte(root):
     assert baseline(str(r), "--board", "qemu_arm64", env_root=root).returncode == 0
     f = root / "variables/thresholds/qemu_arm64/openssl.csv"
     assert criteria.render(criteria.read(f)) == f.read_text(encoding="utf-8")
+
+
+def test_scratch_root_is_this_repository_with_the_new_thresholds(root):
+    a = crit("aes-128-cbc")
+    r = make_run(root, "r1", {a.id: 100.0}, [a])
+    scratch = root / "scratch"
+    p = baseline(str(r), "--board", "qemu_arm64", "--tighten", "*=10", "--scratch-root", str(scratch), env_root=root)
+    assert p.returncode == 0, p.stderr
+    assert criteria.read(scratch / "variables/thresholds/qemu_arm64/openssl.csv")[0].value == 110.0
+    assert (scratch / "variables/boards").resolve() == (root / "variables/boards").resolve()
+    assert not (root / "variables/thresholds/qemu_arm64").exists()  # the real thresholds are left alone

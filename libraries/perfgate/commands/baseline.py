@@ -49,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="move matching criteria PERCENT %% in their better direction (to check that the gate fails them)",
     )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write here instead of variables/thresholds/<board>/")
+    parser.add_argument(
+        "--scratch-root", type=Path, metavar="DIR",
+        help="write a scratch repository root with these thresholds, for PERFGATE_ROOT=DIR robot ... DIR/suites",
+    )  # fmt: skip
     parser.add_argument("--force", action="store_true", help="replace thresholds that came from a guide")
     parser.add_argument("--record", type=int, metavar="N", help="first run the gate N times in record mode")
     parser.add_argument("--lab", default="qemu", help="the lab for --record (default qemu)")
@@ -68,6 +72,11 @@ def run(args: argparse.Namespace) -> int:
     made = thresholds(samples, runs, args.statistic)
     for spec in args.tighten:
         made = tighten(made, spec)
+    if args.scratch_root:
+        scratch_root(board, args.scratch_root, made)
+        print(f"{args.scratch_root}: run PERFGATE_ROOT={args.scratch_root} robot -v BOARD:{board} ... "
+              f"{args.scratch_root / 'suites'}")  # fmt: skip
+        return 0
     out = args.out or criteria.board_dir(board)
     if not args.force and args.out is None:
         guard(board)
@@ -247,8 +256,8 @@ def templates(board: str) -> list[Criterion]:
     return out
 
 
-def template_root(board: str, where: Path) -> Path:
-    """A scratch repository root (PERFGATE_ROOT) that is this one except for the board's thresholds."""
+def scratch_root(board: str, where: Path, made: list[Criterion]) -> Path:
+    """A scratch repository root (PERFGATE_ROOT) that is this one except for the board's thresholds (`made`)."""
     real = paths.root()
     where.mkdir(parents=True, exist_ok=True)
     for name in ("suites", "resources", "build", "libraries"):
@@ -259,7 +268,6 @@ def template_root(board: str, where: Path) -> Path:
         if item.name != "thresholds":
             (where / "variables" / item.name).symlink_to(item)
     (where / "variables" / "thresholds").mkdir()
-    made = templates(board)
     for suite in sorted({c.suite for c in made}):
         criteria.write(
             where / "variables" / "thresholds" / board / f"{suite}.csv", [c for c in made if c.suite == suite]
@@ -280,7 +288,7 @@ def record(board: str, lab: str, n: int, robot_args: list[str]) -> list[Path]:
     results = paths.results() / board
     runs: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="perfgate-record-") as tmp:
-        root = template_root(board, Path(tmp) / "root")
+        root = scratch_root(board, Path(tmp) / "root", templates(board))
         suites = sorted({c.suite for c in templates(board)})
         env = {**os.environ, "PERFGATE_ROOT": str(root), "PERFGATE_RESULTS": str(paths.results())}
         for i in range(1, n + 1):
