@@ -15,7 +15,7 @@ from perfgate.errors import ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.tools.power import rail_key
-from perfgate.workloads.base import Context, Expected, Measurements, Workload, same_command
+from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, same_command
 from perfgate.workloads.peripherals import clean, fill, missing, settings
 
 SUITE = "low_power"
@@ -65,8 +65,24 @@ class LowPower(Workload):
             return f"lab {name!r} has no power meter (variables/labs/{name}.yaml: power_meter)"
         return missing(s.get("requires"), profile, lab)
 
-    def plan(self, criteria, profile, lab):  # type: ignore[no-untyped-def]
-        return []  # measure() sequences enter / read / wake itself
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        """Per mode: enter it (no metric), then read the meter (one key per rail). measure() sequences them with
+        the wake-up in between; the plan tells the simulated board what each command answers."""
+        s = settings(SUITE, profile)
+        runs: list[Run] = []
+        for mode in s.get("modes") or []:
+            crits = [c for c in criteria if mode_of(c, s) is mode]
+            m = meter(lab, s, mode)
+            if not crits or m is None:
+                continue
+            label = re.sub(r"[^a-z0-9]+", "-", mode["match"]).strip("-")
+            runs.append(Run("power", fill(mode["enter"], {**s, **mode}), {"entered": []}, label=f"enter-{label}"))
+            keys: dict[str, list[str]] = {}
+            for c in crits:
+                keys.setdefault(keys_of(c)[0], []).append(c.id)
+            runs.append(Run("power", m[0], keys, where=m[1], timeout=float(s.get("timeout", 120)),
+                            label=f"power-{label}"))  # fmt: skip
+        return runs
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
         s = settings(SUITE, ctx.profile)

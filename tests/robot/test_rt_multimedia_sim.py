@@ -1,0 +1,40 @@
+"""The rt, graphics and multimedia suites of am574x_idk (the AM57x RT guide) against the simulated board: one test
+per criterion, all pass; a degraded criterion fails alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from selftest import run_gate
+
+from perfgate import criteria
+
+pytestmark = pytest.mark.slow
+SUITES = ["rt_latency", "glbenchmark", "decode", "display"]
+
+
+def names(board: str) -> list[str]:
+    return [c.name for s in SUITES for c in criteria.load(board, s)]
+
+
+def test_every_criterion_is_a_passing_test(tmp_path: Path) -> None:
+    r = run_gate(tmp_path, "am574x_idk", SUITES, timeout=400)
+    expected = names("am574x_idk")
+    assert len(expected) == 79
+    assert sorted(r["tests"]) == sorted(expected), r["stdout"][-2000:]
+    failed = {n: m for n, (s, m) in r["tests"].items() if s != "PASS"}
+    assert not failed, failed
+    raw = next((r["results"] / "am574x_idk").glob("2*/raw/rt_latency"))
+    assert (raw / "cyclictest-osadl-1.txt").read_text().count("# Max Latencies:") == 1
+
+
+def test_degraded_criteria_fail_alone(tmp_path: Path) -> None:
+    rt = "am574x_idk.rt_latency.max-latency-for-shielded-use-cases.l-perf-shield-smp-hackbench.latency"
+    mode = next(c for c in criteria.load("am574x_idk", "display") if c.row == "1280x720@60")
+    r = run_gate(tmp_path, "am574x_idk", ["rt_latency", "display"], timeout=400,
+                 FAULTS=f"degrade:{rt}:60,degrade:{mode.id}:20")  # fmt: skip
+    failed = {n: m for n, (s, m) in r["tests"].items() if s != "PASS"}
+    assert sorted(failed) == sorted(["L_PERF_SHIELD_SMP_HACKBENCH", mode.name]), failed
+    assert "published 63 us" in failed["L_PERF_SHIELD_SMP_HACKBENCH"]
+    assert len(r["tests"]) == 15 + 36
