@@ -113,6 +113,7 @@ class Gate:
         self._by_id: dict[str, _SuiteResult] = {}
         self._pending: dict[str, tuple[Criterion, Judgement | None, str]] = {}
         self._evidence_count: dict[tuple[str, str], int] = {}
+        self._current: str | None = None  # the criterion id of the test running now
 
     # ----------------------------------------------------------------------------------------------- keywords
     @keyword
@@ -223,6 +224,7 @@ class Gate:
     @keyword
     def criterion_should_hold(self, id: str) -> None:
         """Judge one criterion: fail when worse than published beyond tolerance or not measured, warn when better."""
+        self._current = id
         result = self._by_id.get(id)
         if result is None:
             raise AssertionError(f"criterion {id}: its suite was not measured (no `Measure Suite` ran for it)")
@@ -262,7 +264,9 @@ class Gate:
 
     # ----------------------------------------------------------------------------------------------- listener
     def end_test(self, data, result) -> None:
-        cid = data.args[0] if getattr(data, "args", None) else None
+        # a Robot 7 running.TestCase has no `args`: the id is the one `Criterion Should Hold` was last called with
+        cid = data.args[0] if getattr(data, "args", None) else self._current
+        self._current = None
         pending = self._pending.pop(str(cid), None) if cid else None
         if pending is None or self.recorder is None:
             return
