@@ -1,0 +1,55 @@
+"""The network, storage and crypto suites run by robot against the simulated board: one test per criterion of the
+board, all passing, and a degraded metric (`-v FAULTS:degrade:<id>:20`) failing exactly its own test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from selftest import run_gate
+
+from perfgate import criteria
+
+pytestmark = pytest.mark.slow
+
+
+def expected(board: str, suites: list[str]) -> dict[str, str]:
+    """test name -> criterion id of the board's criteria in these suites."""
+    return {c.name: c.id for s in suites for c in criteria.load(board, s)}
+
+
+def check(tmp: Path, board: str, chapter: str, suites: list[str], degrade: str, timeout: float) -> None:
+    crits = expected(board, suites)
+    target = next(name for name, cid in crits.items() if cid == degrade)
+    r = run_gate(tmp, board, [chapter], timeout=timeout, FAULTS=f"degrade:{degrade}:20")
+    tests = r["tests"]
+    assert set(tests) == set(crits), r["stdout"][-3000:]
+    failed = {name for name, (status, _) in tests.items() if status == "FAIL"}
+    assert failed == {target}, {n: tests[n][1] for n in failed}
+    assert all(status == "PASS" for name, (status, _) in tests.items() if name != target)
+    assert "published" in tests[target][1].lower() or "measured" in tests[target][1].lower()
+
+
+def test_network_j721e(tmp_path: Path) -> None:
+    board = "j721e_idk_gw"
+    tcp = next(
+        c.id
+        for c in criteria.load(board, "ethernet")
+        if c.table == "CPSW TCP Bidirectional Throughput" and c.metric.startswith("THROUGHPUT")
+    )
+    check(tmp_path, board, "Network", ["ethernet", "pcie_eth", "usb_eth", "ipsec"], tcp, timeout=420)
+
+
+def test_storage_am574x(tmp_path: Path) -> None:
+    board = "am574x_idk"
+    target = next(
+        c.id for c in criteria.load(board, "mmcsd") if c.row == "262144" and "Write VFAT Throughput" in c.metric
+    )
+    suites = ["emmc", "mmcsd", "nvme", "usb_msc", "ospi", "nand", "sata"]
+    check(tmp_path, board, "Storage", suites, target, timeout=300)
+
+
+def test_crypto_am43xx(tmp_path: Path) -> None:
+    board = "am43xx_gpevm"
+    target = next(c.id for c in criteria.load(board, "openssl") if c.row == "aes-256-cbc / 8192")
+    check(tmp_path, board, "Crypto", ["openssl"], target, timeout=300)
