@@ -9,6 +9,7 @@ import statistics
 
 import pytest
 
+from perfgate import boards, tools
 from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.sim import answers as answers_mod
@@ -202,3 +203,24 @@ def test_duration_of_tools() -> None:
     assert answers_mod.duration("openssl", "openssl speed -seconds 2 -evp aes-128-cbc") == 12
     assert answers_mod.duration("cyclictest", "cyclictest -m -D 1m -q") == 60
     assert answers_mod.binaries_of("cd /opt && taskset -c 1 ./bw_mem 1M rd 2>&1 | tee x") == ["bw_mem", "tee"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", boards.known())
+def test_every_planned_command_is_answered_and_read_back_within_tolerance(board: str) -> None:
+    """The sim's promise for a healthy board: every command a workload plans for it prints what the tool's
+    parser reads back, each value within 10 % of the published one (the spread stays inside a 10 % gate)."""
+    d = data_mod.load(board, faults.parse(""))
+    known = answers_mod.Answers(d, random.Random(7))
+    assert known.problems == []
+    checked = 0
+    for answer in known._index.values():
+        text = known.render(answer)
+        got = tools.parse(answer.tool, text, command=answer.command)
+        for key, value in answer.values.items():
+            assert key in got, (answer.command, key)
+            assert got[key] == pytest.approx(value, rel=0.10), (answer.command, key)
+            checked += 1
+    measured = {c.suite for c in d.criteria} - {"boot_time", "uboot_emmc", "uboot_mmcsd", "uboot_ospi", "uboot_ufs"}
+    if measured & set(known.workloads):
+        assert checked > 0

@@ -32,7 +32,7 @@ KNOWN_BINARIES: dict[str, str] = {
 LMBENCH = re.compile(r"^(bw|lat)_\w+$")
 WRAPPERS = {"time", "/usr/bin/time", "taskset", "chrt", "nice", "nohup", "timeout", "env", "sudo", "stdbuf"}
 # Not workload tools, but present on the board (started in the background by workloads, or servers).
-SUPPORT = {"stress-ng", "netserver", "iperf3", "iperf", "lat_tcp", "lat_connect", "lat_udp", "bw_tcp", "lat_rpc"}
+SUPPORT = {"stress-ng", "netserver"}
 
 # Lines a tool writes on stderr (the rest goes to stdout).
 _STDERR = {
@@ -61,6 +61,7 @@ class Answers:
             self.by_suite.setdefault(c.suite, []).append(c)
         self.workloads: dict[str, object] = {}
         self._index: dict[tuple[str, ...], Answer] = {}
+        self._misses: set[tuple[str, ...]] = set()
         self.binaries: dict[str, str] = dict(KNOWN_BINARIES)
         self._load_workloads()
 
@@ -91,8 +92,8 @@ class Answers:
                 continue
             by_id = {c.id: c for c in crits}
             for run in runs:
-                if getattr(run, "where", "shell") not in ("shell", "console"):
-                    continue
+                if getattr(run, "where", "shell") not in ("shell", "console") or not run.keys:
+                    continue  # U-Boot commands are answered by the sim's U-Boot; setup commands by the shell
                 vals, dirs = {}, {}
                 for key, ids in run.keys.items():
                     cs = [by_id[i] for i in ids if i in by_id]
@@ -113,6 +114,14 @@ class Answers:
         hit = self._index.get(tokens)
         if hit:
             return Answer(hit.tool, command, hit.values, hit.directions)
+        if tokens in self._misses or not any(self.tool_of_binary(b) for b in binaries_of(command)):
+            return None  # builtins and unknown programs: no workload prints their output
+        found = self._ask_workloads(command)
+        if found is None:
+            self._misses.add(tokens)
+        return found
+
+    def _ask_workloads(self, command: str) -> Answer | None:
         for suite, wl in self.workloads.items():
             crits = self.by_suite.get(suite, [])
             if not crits:

@@ -451,6 +451,23 @@ async def _files(s: Session, args: list[str], out: _Out, stdin: str | None) -> i
     return 0
 
 
+@builtin("dd")
+async def _dd(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    opts = dict(a.split("=", 1) for a in args if "=" in a)
+    units = {"": 1, "k": 1024, "K": 1024, "M": 1 << 20, "G": 1 << 30}
+    bs_text = opts.get("bs", "512")
+    bs = int(bs_text.rstrip("kKMG") or 0) * units.get(bs_text[-1:] if not bs_text[-1:].isdigit() else "", 1)
+    count = int(opts.get("count", "1"))
+    if "of" in opts:
+        path = opts["of"] if opts["of"].startswith("/") else f"{s.cwd}/{opts['of']}"
+        s.board.files[path] = ""
+    secs = max(bs * count / 60e6, 0.001)
+    await asyncio.sleep(min(secs / s.board.speed, s.board.max_wait))
+    await out.write(f"{count}+0 records in\n{count}+0 records out\n{bs * count} bytes copied, {secs:.4f} s, "
+                    f"{bs * count / secs / 1e6:.1f} MB/s\n", True)  # fmt: skip
+    return 0
+
+
 @builtin("cd")
 async def _cd(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
     target = args[0] if args else s.env["HOME"]
@@ -613,7 +630,8 @@ def _collect(buf: list[str]) -> Write:
 
 
 def _server_mode(words: list[str]) -> bool:
-    return any(w in ("-s", "-D", "--daemon", "--server") for w in words[1:])
+    """A server started or stopped (iperf3 -s -D, lat_tcp -s, lat_tcp -S host): silent, status 0."""
+    return any(w in ("-s", "-S", "-D", "--daemon", "--server") for w in words[1:])
 
 
 def _is_compound(line: str) -> bool:
