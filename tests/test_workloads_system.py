@@ -1,8 +1,9 @@
-"""System Benchmarks workloads against the simulated board's own answering code (perfgate.sim.answers: the same
-index, renderers and faults the sim's shell uses), through a Context that runs each command there."""
+"""System Benchmarks workloads against the simulated board's own shell (perfgate.sim.shell and its answers: the
+same index, renderers and faults its SSH server uses), through a Context that runs each command there."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import random
 
@@ -13,6 +14,7 @@ from perfgate.errors import ToolMissing
 from perfgate.model import Criterion
 from perfgate.sim import data as sim_data
 from perfgate.sim import faults as sim_faults
+from perfgate.sim import shell
 from perfgate.sim.answers import Answers
 from perfgate.tolerance import Policy
 from perfgate.verdict import judge
@@ -22,11 +24,12 @@ BOARDS = ["am62xx_sk", "am43xx_gpevm", "am574x_idk", "j784s4_evm", "am64xx_evm"]
 
 
 class SimContext:
-    """Runs each command on the simulated board's answers; records what ran."""
+    """Runs each command in the simulated board's own shell (perfgate.sim.shell, as its SSH server does), fast."""
 
     def __init__(self, board: str, faults: str = "", seed: int = 1, garbage_for: str = "") -> None:
         self.data = sim_data.load(board, sim_faults.parse(faults))
         self.answers = Answers(self.data, random.Random(seed))
+        self.shell = shell.Board(self.data, self.answers, speed=10000.0)
         self.board, self.profile, self.lab = board, self.data.profile, self.data.lab
         self.repeat, self.virtual = 1, True
         self.commands: list[str] = []
@@ -37,14 +40,18 @@ class SimContext:
     def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
         self.commands.append(command)
         self.last_evidence = f"raw/{label}-{len(self.commands)}.txt"
-        answer = self.answers.lookup(command)
-        if answer is None:
-            raise AssertionError(f"the simulated board does not know `{command}`")
-        if answer.tool in self.data.faults.missing_tool:
-            raise ToolMissing(f"`{command.split()[0]}` is not on the board (sh: not found)")
+        chunks: list[str] = []
+
+        async def write(text: str, err: bool) -> None:
+            chunks.append(text)
+
+        status = asyncio.run(shell.Session(self.shell, shell.Sink(write)).run(command))
+        text = "".join(chunks)
+        if status == 127:
+            raise ToolMissing(f"`{command.split()[0]}` is not on the board ({text.strip()})")
         if self.garbage_for and self.garbage_for in command:
             return "Illegal instruction\n"
-        return self.answers.render(answer)
+        return text
 
     def tester(self) -> str:
         return "127.0.0.1"
