@@ -24,7 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("tool", choices=tools.TOOLS, metavar="tool", help="one of: " + ", ".join(tools.TOOLS))
     parser.add_argument("file", help="the raw output (stdout and stderr together); - for standard input")
-    parser.add_argument("--command", dest="tool_command", default=None, help="the command line that produced the output")
+    parser.add_argument(
+        "--command", dest="tool_command", default=None, help="the command line that produced the output"
+    )
 
 
 def read(path: str) -> str:
