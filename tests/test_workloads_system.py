@@ -194,3 +194,16 @@ def test_truncated_am57x_names_match() -> None:
     assert len(truncated) == 2
     _, m, _ = measure("am574x_idk", "lmbench")
     assert all(crits[r].id in m.values for r in truncated)
+
+
+@pytest.mark.parametrize("suite", SUITES)
+def test_expected_answers_every_planned_command(suite: str) -> None:
+    """The simulated board asks `expected()` for commands it has not indexed: every planned command has an answer."""
+    wl = importlib.import_module(f"perfgate.workloads.{suite}").WORKLOAD
+    for board in ("am62xx_sk", "j721e_idk_gw"):
+        crits = criteria.load(board, suite)
+        profile = boards.profile(board)
+        for run in wl.plan(crits, profile, {}):
+            exp = wl.expected(run.command, crits, profile, {})
+            assert exp is not None and exp.tool == run.tool, run.command
+            assert set(exp.values) == set(run.keys), run.command
