@@ -44,6 +44,9 @@ class FakeContext:
         for tool in self.missing_tools:
             if tool in command.split() or f"{tool} " in command:
                 raise ToolMissing(f"`{tool}` is not on the board (sh: {tool}: not found)")
+        if command.startswith("command -v "):
+            name = command.split()[2]
+            return "" if name in self.missing_tools else f"/usr/bin/{name}\n"
         exp = self.workload.expected(command, self.criteria, self.profile, self.lab)
         if exp is None:
             return ""  # servers, ethtool, rm: silent

@@ -228,6 +228,7 @@ class _Runner:
             text = self.tester.run(command, timeout=timeout, label=label)
         else:
             text = self.ctx.run(command, timeout=timeout, label=label, where=where)
+        net.check_present(tool, text)
         return parse(tool, text, command=command), getattr(self.ctx, "last_evidence", "")
 
     def board_server(self, tool: str) -> None:

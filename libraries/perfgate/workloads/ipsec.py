@@ -100,6 +100,7 @@ class Ipsec(Workload):
                         text = ctx.run(cmd, timeout=seconds * 3 + 60, label=f"iperf3-{title(alg, auth)}")
                     finally:
                         tester.run(str(conf.get("xfrm_flush", "")), timeout=30, label=f"xfrm-tester-flush-{alg}")
+                    net.check_present("iperf3", text)
                     metrics = parse("iperf3", text, command=cmd)
                     if net.THROUGHPUT not in metrics:
                         raise ParseError(f"iperf3 printed no throughput through the {alg} tunnel")

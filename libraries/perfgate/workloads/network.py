@@ -187,7 +187,13 @@ class Tester:
         key = f"{tool}:{port}"
         if key in self.started:
             return
-        text = self.ctx.run(fill(str(start), values), timeout=30, label=f"tester-{tool}-server", where="host")
+        command = fill(str(start), values)
+        words = [w for w in command.split() if w not in ("nohup", "sudo", "exec")]
+        binary = words[0] if words else tool
+        found = self.ctx.run(f"command -v {binary}", timeout=30, label=f"tester-{tool}-probe", where="host")
+        if not found.strip() or "not found" in found:
+            raise ToolMissing(f"the tester has no {binary}")
+        text = self.ctx.run(command, timeout=30, label=f"tester-{tool}-server", where="host")
         if re.search(r"not found|No such file", text):
             raise ToolMissing(f"the tester has no {tool} server ({text.strip().splitlines()[-1]})")
         self.started.append(key)
@@ -241,6 +247,13 @@ class ToolChain:
         for cid in ids:
             self.out.unavailable[cid] = f"no network tool available ({reasons})"
         return None
+
+
+def check_present(tool: str, text: str) -> None:
+    """A background job's `sh: netperf: not found` does not make the command's status 127: read it here."""
+    m = re.search(rf"^.*\b{re.escape(tool)}: (?:command )?not found.*$", text, re.M)
+    if m:
+        raise ToolMissing(f"`{tool}` is not there ({m.group(0).strip()})")
 
 
 def assign(out: Measurements, ctx: Context, keys: dict[str, list[str]], metrics: dict[str, float], tool: str,
@@ -328,6 +341,7 @@ class IperfWindows:
                 ) -> bool:
                     tester.start("iperf", conf.get("iperf") or {}, self.modes(conf)[mode].get("port", ""))
                     text = ctx.run(cmd, timeout=seconds * 3 + 60, label=f"iperf-{mode}-w{window}k")
+                    check_present("iperf", text)
                     metrics = parse("iperf", text, command=cmd)
                     assign(out, ctx, {THROUGHPUT: ids}, metrics, "iperf", getattr(ctx, "last_evidence", ""),
                            f"`{cmd}`")  # fmt: skip
