@@ -52,6 +52,12 @@ class LMBenchWorkload(ToolWorkload):
         ctx.note(
             f"{len(out.values)} of {len(criteria)} values read by the lmbench parser from {len(programs)} programs"
         )
+        if any(r.command.lstrip().startswith("for ") for r in programs):
+            ctx.note(
+                "bw_mem-<op>-<N>mb for N = 1, 2, 4, 8 is the mean of bw_mem <op> and of the next operation in TI's "
+                "list, as TI's parser filed them (the guide prints the two as min and max); "
+                "latency_for_1.00_mb_block_size is half the 1.00 MB row, as the guides publish it"
+            )
         return out
 
 
