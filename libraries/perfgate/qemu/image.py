@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -144,29 +145,12 @@ def build(force: bool = False, say: Say = print, out: Path | None = None) -> Bui
         say("inputs changed: " + ", ".join(changed))
 
     o["stamp"].unlink(missing_ok=True)
-    debs = a.download(list(wanted["packages"]), out / "debs")
-    say(f"{len(debs)} arm64 packages in {out / 'debs'}")
-    sysroot = out / "sysroot"
-    shutil.rmtree(sysroot, ignore_errors=True)
-    for package, deb in debs.items():
-        only = rootfs.module_patterns(img.modules) if package == wanted["kernel_package"] else None
-        apt.extract(deb, sysroot, only)
-
-    release = _kernel_release(sysroot, wanted["kernel_package"])
-    _install_kernel(sysroot, release, o["kernel"])
-    fio_bin = _fio(a, img, wanted, out, say)
-    _keys(out)
-
-    tree = out / "rootfs"
-    shutil.rmtree(tree, ignore_errors=True)
-    tree.mkdir()
-    rootfs.install_busybox(sysroot, tree)
-    programs = rootfs.install_programs(sysroot, list(img.binaries), tree)
-    sftp = tree / "usr/lib/openssh/sftp-server"
-    if sftp.exists():
-        (tree / "usr/lib/sftp-server").symlink_to("openssh/sftp-server")
+    # fio's cross build is the longest step: it runs beside the downloads and the initramfs
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        fio_job = pool.submit(_fio, a, img, wanted, out, say)
+        release, tree, programs, load = _assemble(a, img, m, wanted, out, o, say)
+        fio_bin = fio_job.result()
     fio.install(fio_bin, tree / img.fio_install.lstrip("/"))
-    load = rootfs.install_modules(sysroot, release, img.modules, tree)
     host_keys = sorted(f"/etc/dropbear/{k.name}" for k in (out / "keys").glob("dropbear_*_host_key"))
     for k in (out / "keys").glob("dropbear_*_host_key"):
         (tree / "etc/dropbear").mkdir(parents=True, exist_ok=True)
@@ -175,8 +159,43 @@ def build(force: bool = False, say: Say = print, out: Path | None = None) -> Bui
     rootfs.write_files(tree, rootfs.files(guest, host_keys, (out / "id_ed25519.pub").read_text()))
     rootfs.cpio(tree, o["initrd"])
     say(f"initramfs {o['initrd'].stat().st_size / 1e6:.1f} MB ({len(programs)} programs and libraries)")
-
     _dtb(m, o, out)
+    _finish(out, o, digest, wanted, release, programs, img, tree, started, say)
+    seconds = time.monotonic() - started
+    return Built(out, o["kernel"], o["initrd"], o["dtb"], o["key"], digest[:12], True, seconds)
+
+
+def _assemble(
+    a: apt.PrivateApt, img: recipe.Image, m: recipe.Machine, wanted: dict, out: Path, o: dict[str, Path], say: Say
+) -> tuple[str, Path, list[str], list[str]]:
+    """Packages downloaded and unpacked, the kernel, the keys, and the initramfs tree (without fio)."""
+    t = time.monotonic()
+    debs = a.download(list(wanted["packages"]), out / "debs")
+    say(f"{len(debs)} arm64 packages in {out / 'debs'} ({time.monotonic() - t:.0f} s)")
+    sysroot = out / "sysroot"
+    shutil.rmtree(sysroot, ignore_errors=True)
+    for package, deb in debs.items():
+        only = rootfs.module_patterns(img.modules) if package == wanted["kernel_package"] else None
+        apt.extract(deb, sysroot, only)
+    release = _kernel_release(sysroot, wanted["kernel_package"])
+    _install_kernel(sysroot, release, o["kernel"])
+    _keys(out)
+    tree = out / "rootfs"
+    shutil.rmtree(tree, ignore_errors=True)
+    tree.mkdir()
+    rootfs.install_busybox(sysroot, tree)
+    programs = rootfs.install_programs(sysroot, list(img.binaries), tree)
+    sftp = tree / "usr/lib/openssh/sftp-server"
+    if sftp.exists():
+        (tree / "usr/lib/sftp-server").symlink_to("openssh/sftp-server")
+    load = rootfs.install_modules(sysroot, release, img.modules, tree)
+    return release, tree, programs, load
+
+
+def _finish(
+    out: Path, o: dict[str, Path], digest: str, wanted: dict, release: str, programs: list[str],
+    img: recipe.Image, tree: Path, started: float, say: Say,
+) -> None:  # fmt: skip
     manifest = {
         "stamp": digest[:12],
         "kernel_release": release,
@@ -187,22 +206,14 @@ def build(force: bool = False, say: Say = print, out: Path | None = None) -> Bui
     }
     o["manifest"].write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     seconds = time.monotonic() - started
-    o["stamp"].write_text(
-        json.dumps(
-            {
-                "hash": digest,
-                "inputs": wanted,
-                "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "seconds": round(seconds, 1),
-            },
-            indent=2,
-            sort_keys=True,
-        )
-        + "\n",
-        encoding="utf-8",
-    )
+    stamp = {
+        "hash": digest,
+        "inputs": wanted,
+        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "seconds": round(seconds, 1),
+    }
+    o["stamp"].write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     say(f"image {digest[:12]} built in {seconds:.0f} s in {out}")
-    return Built(out, o["kernel"], o["initrd"], o["dtb"], o["key"], digest[:12], True, seconds)
 
 
 def _kernel_release(sysroot: Path, package: str) -> str:
