@@ -28,7 +28,9 @@ T_LINE = re.compile(
 )
 SUMMARY = re.compile(r"#\s*(?P<key>Total|Min Latencies|Avg Latencies|Max Latencies|Histogram Overflows):(?P<cols>.*)$")
 ROW = re.compile(r"^(\d+)((?:\s+\d+)+)\s*$")
-ERROR = re.compile(r"invalid option|unrecognized option|Usage:|not found|Permission denied|failed|error", re.I)
+ERROR = re.compile(
+    r"invalid option|unrecognized option|Usage:|not found|Permission denied|failed|error|cannot|No such file", re.I
+)
 
 MAX = "max latency (us)"
 MIN = "min latency (us)"

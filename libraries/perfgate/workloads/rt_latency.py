@@ -51,14 +51,14 @@ class RtLatency(Workload):
         values = {**(uc.get("devices") or {}), **uc, "cpus": profile.get("cpus", 1), "tester": tester}
         values["cgroup"] = uc.get("cgroup", "/sys/fs/cgroup")
         shield = [fill(line, values) for line in uc.get("shield") or []]
+        unshield = [fill(line, values) for line in uc.get("unshield") or []]
         cyclictest = f"{s.get('cyclictest', 'cyclictest')} {fill(uc['options'], values)}"
-        steps = list(shield)
+        # one shell: stop at the first failing step; on exit stop the load and give the cpus back
+        cleanup = "; ".join(["kill $LOAD 2>/dev/null || true", *unshield])
+        steps = ["set -e", "LOAD=", f"cleanup() {{ {cleanup}; }}", "trap cleanup EXIT", *shield]
         if load.get("load"):
             steps.append(f"{fill(fill(load['load'], values), values)} > /dev/null 2>&1 & LOAD=$!")
-            steps.append(cyclictest)
-            steps.append("kill $LOAD 2>/dev/null; wait $LOAD 2>/dev/null; true")
-        else:
-            steps.append(cyclictest)
+        steps.append(cyclictest)
         seconds = _seconds(str(uc.get("duration", "60s")))
         return Run("cyclictest", "sh -c " + shlex.quote("; ".join(steps)), timeout=seconds * 2 + 120,
                    label=f"cyclictest-{name.lower()}")  # fmt: skip

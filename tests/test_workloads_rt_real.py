@@ -1,0 +1,86 @@
+"""The rt_latency commands run for real on this host with rt-tests 2.4 (as root): the OSADL command as the data
+gives it, and a shielded use case whose script is real shell (set -e, the load in the background, the cleanup
+trap) on a scratch directory standing in for the cpuset hierarchy, so the host's cgroups are never touched."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from perfgate import boards, criteria
+from perfgate.workloads import rt_latency
+from perfgate.workloads.peripherals import merge
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not shutil.which("cyclictest") or os.geteuid() != 0, reason="needs rt-tests, as root"),
+]
+LAB = {"name": "localhost", "has": ["ethernet"], "tester": {"address": "127.0.0.1"}}
+
+
+@dataclass
+class HostContext:
+    board: str
+    profile: dict
+    lab: dict
+    repeat: int = 1
+    virtual: bool = False
+    outputs: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+        p = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=timeout, check=False)
+        self.outputs.append(p.stdout + p.stderr)
+        return p.stdout + p.stderr
+
+    def tester(self) -> str:
+        return "127.0.0.1"
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+
+def profile(**rt: object) -> dict:
+    p = boards.profile("am574x_idk")
+    return merge(p, {"workloads": {"rt_latency": rt}})  # type: ignore[return-value]
+
+
+def test_osadl_command_runs_as_the_data_gives_it() -> None:
+    crits = [c for c in criteria.load("am574x_idk", "rt_latency") if c.table == "OSADL Test"]
+    ctx = HostContext("am574x_idk", profile(osadl={"loops": 2000}), LAB)
+    m = rt_latency.WORKLOAD.measure(crits, ctx)
+    assert not m.missing, m.missing
+    by_row = {c.row: m.values[c.id] for c in crits}
+    assert 0 < by_row["Min Latencies"] <= by_row["Avg Latencies"] <= by_row["Max Latencies"]
+    assert "# Histogram" in ctx.outputs[0]
+
+
+def test_shielded_use_case_script(tmp_path: Path) -> None:
+    cg = tmp_path / "cpuset"
+    cg.mkdir()
+    (cg / "tasks").write_text("")
+    marker = "sleep 123.4"
+    loads = {"STRESS_LOAD": {"load": marker}}
+    ctx = HostContext("am574x_idk", profile(use_cases={"cgroup": str(cg), "duration": "1s", "rt_cpu": 0,
+                                                       "loads": loads}), LAB)  # fmt: skip
+    crits = [c for c in criteria.load("am574x_idk", "rt_latency") if c.row.endswith("STRESS_LOAD")]
+    m = rt_latency.WORKLOAD.measure(crits, ctx)
+    assert not m.missing, (m.missing, ctx.outputs)
+    assert m.values[crits[0].id] > 0
+    assert (cg / "rt" / "cpuset.cpus").read_text().strip() == "0"  # the shield steps ran
+    left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True, check=False).stdout
+    assert left == "", "the cleanup trap did not stop the load"
+
+
+def test_a_failing_shield_step_is_the_reason_not_a_number(tmp_path: Path) -> None:
+    ctx = HostContext("am574x_idk", profile(use_cases={"cgroup": "/proc/perfgate-no-such/cpuset", "duration": "1s",
+                                                       "rt_cpu": 0}), LAB)  # fmt: skip
+    crits = [c for c in criteria.load("am574x_idk", "rt_latency") if c.row.endswith("NO_LOAD")]
+    m = rt_latency.WORKLOAD.measure(crits, ctx)
+    assert crits[0].id not in m.values
+    assert "mkdir" in m.missing[crits[0].id]
