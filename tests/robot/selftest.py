@@ -14,9 +14,10 @@ from robot.api import ExecutionResult
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_gate(tmp: Path, board: str, suites: list[str], timeout: float = 240, **variables: str) -> dict:
-    """robot -v BOARD:<board> -s <suite>... suites/ ; returns {"tests": {name: (status, message)}, "rc", "seconds",
-    "stdout", "suites": {suite: [test names]}}."""
+def run_gate(tmp: Path, board: str, suites: list[str], timeout: float = 240, options: tuple[str, ...] = (),
+             **variables: str) -> dict:  # fmt: skip
+    """robot -v BOARD:<board> -s <suite>... suites/ ; returns {"tests": {full name: (status, message)}, "rc",
+    "seconds", "stdout", "suites": {suite name: [full test names]}}."""
     out = tmp / "robot"
     env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results"), "PYTHONPATH": str(ROOT / "libraries")}
     argv = [sys.executable, "-m", "robot", "--outputdir", str(out), "--console", "dotted", "-v", f"BOARD:{board}"]
@@ -24,6 +25,7 @@ def run_gate(tmp: Path, board: str, suites: list[str], timeout: float = 240, **v
         argv += ["-v", f"{k}:{v}"]
     for s in suites:
         argv += ["--suite", s]
+    argv += list(options)
     argv.append(str(ROOT / "suites"))
     started = time.monotonic()
     p = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
@@ -34,8 +36,8 @@ def run_gate(tmp: Path, board: str, suites: list[str], timeout: float = 240, **v
 
     def walk(suite) -> None:
         for t in suite.tests:
-            tests[t.name] = (t.status, t.message)
-            by_suite.setdefault(suite.name, []).append(t.name)
+            tests[t.full_name] = (t.status, t.message)
+            by_suite.setdefault(suite.name, []).append(t.full_name)
         for s in suite.suites:
             walk(s)
 
