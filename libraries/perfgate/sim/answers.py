@@ -204,14 +204,18 @@ def _tokens(command: str) -> tuple[str, ...]:
 def binaries_of(command: str) -> list[str]:
     """The programs a command line runs (basename), skipping wrappers, env assignments and `cd`."""
     out = []
-    for part in re.split(r"\s*(?:;|&&|\|\||\||&(?!>))\s*", command):
+    for part in re.split(r"\s*(?:;|&&|\|\||\||(?<![>&])&(?!>))\s*", command):
         words = list(_tokens(part))
         while words and (re.match(r"^\w+=", words[0]) or words[0] in WRAPPERS or words[0].startswith("-")
                          or re.fullmatch(r"[\d.,smhd]+", words[0])):  # fmt: skip
             words.pop(0)
-        if words and words[0] != "cd":
+        if words and words[0] not in SHELL_WORDS and re.fullmatch(r"[\w./+-]+", words[0]):
             out.append(words[0].rsplit("/", 1)[-1])
     return out
+
+
+SHELL_WORDS = {"cd", "for", "do", "done", "while", "until", "if", "then", "else", "elif", "fi", "case", "esac", "in",
+               "echo", "true", "false", "test", "[", "export", "exit", "return"}  # fmt: skip
 
 
 def _directions(vals: dict[str, float], crits: list[Criterion]) -> dict[str, str]:

@@ -105,11 +105,10 @@ class Session:
         line = line.strip()
         if not line or line.startswith("#"):
             return self.status
-        whole = self._strip_tail_redirect(line)
-        answer = self.board.answers.lookup(line) or (self.board.answers.lookup(whole) if whole != line else None)
-        if answer and _is_compound(line):
-            self.status = await self._workload(answer, line, self._targets([]), None)
-            return self.status
+        if _is_compound(line):
+            done = await self._planned_prefix(line)
+            if done is not None:
+                return done
         status = 0
         for segment, op in split_list(line):
             if (op == "&&" and status != 0) or (op == "||" and status == 0):
@@ -117,6 +116,26 @@ class Session:
             status = await self._pipeline(segment)
             self.status = status
         return status
+
+    async def _planned_prefix(self, line: str) -> int | None:
+        """A compound command a workload planned as a whole (`cd d && tool`, `for ...; do ...; done`), maybe
+        followed by more (the gate's console appends `; echo <marker>-$?`): answer the planned part as one
+        workload, then run the rest. None when no prefix is a planned command."""
+        cuts = [*list_cuts(line), (len(line), "")]
+        for at, op in reversed(cuts):
+            prefix = line[:at].strip()
+            if not _is_compound(prefix):
+                return None
+            answer = self.board.answers.lookup(prefix) or self.board.answers.lookup(self._strip_tail_redirect(prefix))
+            if answer is None:
+                continue
+            self.status = await self._workload(answer, prefix, self._targets([]), None)
+            rest = line[at + len(op) :].strip()
+            skip = (op == "&&" and self.status != 0) or (op == "||" and self.status == 0)
+            if rest and not skip:
+                return await self.run(rest)
+            return self.status
+        return None
 
     @staticmethod
     def _strip_tail_redirect(line: str) -> str:
@@ -692,8 +711,9 @@ def gnu_time_v(command: str, secs: float, status: int) -> str:
 
 
 # -- splitting -----------------------------------------------------------------------------------------------
-def _scan(line: str, ops: tuple[str, ...]) -> list[tuple[str, str]]:
-    """Split `line` at the operators `ops` outside quotes and $( ); each piece with the operator before it."""
+def _scan(line: str, ops: tuple[str, ...], cuts: list[tuple[int, str]] | None = None) -> list[tuple[str, str]]:
+    """Split `line` at the operators `ops` outside quotes and $( ); each piece with the operator before it.
+    `cuts` receives (offset, operator) of every split."""
     parts: list[tuple[str, str]] = []
     buf: list[str] = []
     quote, depth, prev_op, i = "", 0, ";", 0
@@ -717,6 +737,8 @@ def _scan(line: str, ops: tuple[str, ...]) -> list[tuple[str, str]]:
             if op == "&" and (line[i - 1 : i] == ">" or line[i + 1 : i + 2] == ">"):
                 op = None  # 2>&1, &>file
             if op:
+                if cuts is not None:
+                    cuts.append((i, op))
                 parts.append(("".join(buf).strip() + (" &" if op == "&" else ""), prev_op))
                 prev_op = ";" if op == "&" else op
                 buf = []
@@ -728,9 +750,19 @@ def _scan(line: str, ops: tuple[str, ...]) -> list[tuple[str, str]]:
     return [(p, o) for p, o in parts if p and p != "&"]
 
 
+def list_cuts(line: str) -> list[tuple[int, str]]:
+    """Offsets and operators where a command list splits (`a; b && c` -> [(1, ;), (5, &&)])."""
+    cuts: list[tuple[int, str]] = []
+    _scan(line, LIST_OPS, cuts)
+    return cuts
+
+
+LIST_OPS = ("&&", "||", ";", "\n", "&")
+
+
 def split_list(line: str) -> list[tuple[str, str]]:
     """`a; b && c || d & e` -> [(a, ;), (b, ;), (c, &&), (d, ||), ...]."""
-    return _scan(line, ("&&", "||", ";", "\n", "&"))
+    return _scan(line, LIST_OPS)
 
 
 def split_pipes(segment: str) -> list[str]:
