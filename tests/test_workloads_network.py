@@ -125,3 +125,13 @@ def test_duration_comes_from_variable_lab_then_data() -> None:
     assert network.duration(ctx, conf) == 60
     ctx.lab = dict(SIM_LAB, duration=7)
     assert network.duration(ctx, conf) == 7
+
+
+def test_pacing_without_ethtool_is_unavailable_and_netperf_stays_in_use() -> None:
+    ctx = context(ethernet.WORKLOAD, "j721s2_evm", "ethernet", missing_tools={"ethtool"})
+    m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    paced = {c.id for c in ctx.criteria if "Pacing" in c.table}
+    assert paced and set(m.unavailable) == paced
+    assert "ethtool" in next(iter(m.unavailable.values()))
+    assert set(m.tools.values()) == {"netperf"}
+    assert len(m.values) == len(ctx.criteria) - len(paced)

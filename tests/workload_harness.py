@@ -5,6 +5,7 @@ command is recorded. No mocks of the parsers: the workload reads real renderer o
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 
 from perfgate import boards, criteria
@@ -42,8 +43,9 @@ class FakeContext:
         self.commands.append((where, command))
         self.last_evidence = f"raw/{label}-{len(self.commands)}.txt"
         for tool in self.missing_tools:
-            if tool in command.split() or f"{tool} " in command:
-                raise ToolMissing(f"`{tool}` is not on the board (sh: {tool}: not found)")
+            if re.search(rf"(^|[\s;&|{{(]){re.escape(tool)}(\s|$)", command):
+                # as the gate's context does: a `not found` line at the end of the output is a missing tool
+                raise ToolMissing(f"`{command.split()[0]}` is not on the board (sh: {tool}: not found)")
         if command.startswith("command -v "):
             name = command.split()[2]
             return "" if name in self.missing_tools else f"/usr/bin/{name}\n"

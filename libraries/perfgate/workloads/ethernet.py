@@ -21,7 +21,7 @@ import shlex
 from dataclasses import dataclass
 
 from perfgate import rfc2544
-from perfgate.errors import ParseError
+from perfgate.errors import ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import netperf as netperf_tool
 from perfgate.tools import parse
@@ -269,7 +269,31 @@ class _Runner:
             pacing = self.conf.get("pacing") or {}
             cmd = net.fill(str(pacing["around"]), {"interface": self.conf.get("interface", "eth0"),
                                                    "usecs": pacing.get("usecs", 100), "command": cmd})  # fmt: skip
-        metrics, evidence = self.run(tool, cmd, f"{tool}-{m.label}")
+        if m.kind == "tcp_pacing":
+            try:
+                text = self.ctx.run(cmd, timeout=self.duration * 3 + 60, label=f"{tool}-{m.label}")
+            except ToolMissing as e:
+                if "ethtool" not in str(e):
+                    raise
+                text = f"ethtool: not found ({e})"
+            evidence = getattr(self.ctx, "last_evidence", "")
+            failed = re.search(
+                r"^.*(?:ethtool: (?:command )?not found|Cannot set device coalesce|Cannot get device coalesce).*$",
+                text,
+                re.M,
+            )
+            if failed:
+                reason = f"interrupt pacing could not be set on the board: {failed.group(0).strip()}"
+                ids = [cid for g in keys.values() for cid in g]
+                (self.out.unavailable if "not found" in failed.group(0) else self.out.missing).update(
+                    dict.fromkeys(ids, reason))  # fmt: skip
+                for cid in ids:
+                    self.out.evidence.setdefault(cid, []).append(evidence)
+                return True
+            net.check_present(tool, text)
+            metrics = parse(tool, text, command=cmd)
+        else:
+            metrics, evidence = self.run(tool, cmd, f"{tool}-{m.label}")
         net.assign(self.out, self.ctx, keys, metrics, tool, evidence, f"`{cmd}`")
         self.ctx.note(f"{m.label}: {tool} {metrics.get(net.THROUGHPUT, float('nan')):.2f} Mbit/s")
         return True
