@@ -51,3 +51,13 @@ def test_missing_openssl_is_unavailable() -> None:
     ctx = context(openssl.WORKLOAD, "j784s4_evm", "openssl", missing_tools={"openssl"})
     m = openssl.WORKLOAD.measure(ctx.criteria, ctx)
     assert not m.values and len(m.unavailable) == len(ctx.criteria)
+
+
+def test_without_gnu_time_throughput_is_still_measured() -> None:
+    ctx = context(openssl.WORKLOAD, "j721s2_evm", "openssl", missing_tools={"/usr/bin/time"})
+    m = openssl.WORKLOAD.measure(ctx.criteria, ctx)
+    cpu = {c.id for c in ctx.criteria if c.metric == "CPU Load"}
+    assert cpu and set(m.unavailable) == cpu
+    assert "/usr/bin/time is not on the board" in next(iter(m.unavailable.values()))
+    assert len(m.values) == len(ctx.criteria) - len(cpu)
+    assert ctx.commands[-1][1].startswith("openssl speed -elapsed")
