@@ -184,6 +184,9 @@ def test_shell_builtins_and_status() -> None:
     assert run(s, "sh -c 'exit 4'; echo $?") == ("4\n", 0)
     assert run(s, "ip -4 -o addr show")[0].splitlines()[1].startswith("2: eth0    inet 127.0.0.1/8")
     assert run(s, "uname -r") == ("6.6.32-ti\n", 0)
+    assert run(s, "(echo a; nosuch) > /tmp/sub 2>&1; echo $?; cat /tmp/sub") == (
+        "127\na\nsh: nosuch: not found\n", 0)  # fmt: skip
+    assert run(s, "(exit 5); echo $?") == ("5\n", 0)
 
 
 def test_missing_tool_fault_on_a_known_binary() -> None:

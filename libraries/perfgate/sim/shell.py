@@ -196,6 +196,9 @@ class Session:
         raw = raw.strip()
         if raw.endswith("&"):
             raw = raw[:-1].strip()
+        sub = re.fullmatch(r"\((.*)\)\s*((?:\d?[<>]\S*\s*(?:&?\d|\S+)?\s*)*)", raw, re.S)
+        if sub:
+            return await self._subshell(sub.group(1), sub.group(2), capture)
         text = self.expand(await self.substitute(raw))
         try:
             words = shlex.split(text, comments=False)
@@ -218,6 +221,17 @@ class Session:
         if answer:
             return await self._workload(answer, raw, targets, capture, words)
         return await self.dispatch(words, out, stdin)
+
+    async def _subshell(self, inner: str, redirections: str, capture: list[str] | None) -> int:
+        """`( a; b ) > file 2>&1`: the inner list in a copy of this shell, its output redirected as a whole."""
+        _, redirs = split_redirections(shlex.split(redirections))
+        out = _Out(self._targets(redirs, pipe=capture is not None), self.sink, self.board.files, capture)
+        child = Session(self.board, Sink(_to(out), self.sink.channel, self.sink.drop), self.interactive)
+        child.env, child.cwd, child.status = dict(self.env), self.cwd, self.status
+        try:
+            return await child.run(inner)
+        except Exit as e:
+            return e.code
 
     def _targets(self, redirs: list[tuple[int, str, str]], pipe: bool = False) -> dict[int, tuple]:
         t: dict[int, tuple] = {1: ("pipe",) if pipe else ("out",), 2: ("err",)}
@@ -487,6 +501,16 @@ async def _dd(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
     return 0
 
 
+@builtin("rtcwake")
+async def _rtcwake(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    """Suspend until the RTC alarm: the simulated board only waits (scaled) and says so like rtcwake does."""
+    secs = float(args[args.index("-s") + 1]) if "-s" in args and args.index("-s") + 1 < len(args) else 0.0
+    mode = args[args.index("-m") + 1] if "-m" in args and args.index("-m") + 1 < len(args) else "standby"
+    await out.write(f'rtcwake: wakeup from "{mode}" using /dev/rtc0 at {time.strftime("%a %b %d %H:%M:%S %Y")}\n')
+    await asyncio.sleep(min(secs / s.board.speed, s.board.max_wait))
+    return 0
+
+
 @builtin("cd")
 async def _cd(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
     target = args[0] if args else s.env["HOME"]
@@ -712,7 +736,7 @@ def gnu_time_v(command: str, secs: float, status: int) -> str:
 
 # -- splitting -----------------------------------------------------------------------------------------------
 def _scan(line: str, ops: tuple[str, ...], cuts: list[tuple[int, str]] | None = None) -> list[tuple[str, str]]:
-    """Split `line` at the operators `ops` outside quotes and $( ); each piece with the operator before it.
+    """Split `line` at the operators `ops` outside quotes and parentheses; each piece with the operator before it.
     `cuts` receives (offset, operator) of every split."""
     parts: list[tuple[str, str]] = []
     buf: list[str] = []
@@ -724,7 +748,7 @@ def _scan(line: str, ops: tuple[str, ...], cuts: list[tuple[int, str]] | None = 
                 quote = ""
         elif ch in "'\"`":
             quote = ch
-        elif line.startswith("$(", i):
+        elif ch == "(":  # $( ), $(( )) and ( subshells ) stay whole
             depth += 1
         elif ch == ")" and depth:
             depth -= 1

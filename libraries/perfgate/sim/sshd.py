@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 import sys
 from collections.abc import Callable
@@ -24,7 +25,7 @@ def host_key(directory: Path) -> asyncssh.SSHKey:
             return asyncssh.read_private_key(str(path))
     directory.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519")
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # boards started in parallel (pabot) race here
     key.write_private_key(str(tmp))
     tmp.chmod(0o600)
     tmp.replace(path)
