@@ -25,7 +25,7 @@ from perfgate import criteria, paths
 from perfgate.report import sample
 
 ROOT = paths.root()
-BOARDS = ["am62xx_sk", "j721e_idk_gw", "am64xx_evm"]
+BOARDS = ["am62xx_sk", "am62xx_lp_sk", "am62xxsip_sk"]  # one guide, three boards: same suites, comparable work
 FAST = ["--variable", "SIM_SPEED:20", "--variable", "BOOT_CYCLES:1", "--variable", "DURATION:1"]
 
 

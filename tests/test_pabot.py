@@ -20,7 +20,7 @@ from perfgate import paths
 ROOT = paths.root()
 PABOT_DIR = ROOT / "variables" / "pabot"
 STANDIN = Path(__file__).parent / "pabot" / "suites"
-BOARDS = ["am62xx_sk", "j721e_idk_gw", "am64xx_evm"]
+BOARDS = ["am62xx_sk", "am62xx_lp_sk", "am62xxsip_sk"]  # one guide, three boards: same suites, comparable work
 PABOT = [sys.executable, "-m", "pabot.pabot"]
 
 
