@@ -135,3 +135,20 @@ def test_pacing_without_ethtool_is_unavailable_and_netperf_stays_in_use() -> Non
     assert "ethtool" in next(iter(m.unavailable.values()))
     assert set(m.tools.values()) == {"netperf"}
     assert len(m.values) == len(ctx.criteria) - len(paced)
+
+
+def test_ipsec_tester_tunnel_refused_is_reported_not_measured() -> None:
+    lab = dict(SIM_LAB, kind="hardware")
+    ctx = context(ipsec.WORKLOAD, "j721e_idk_gw", "ipsec", lab=lab)
+    real_run = ctx.run
+
+    def run(command: str, **kw: object) -> str:
+        if kw.get("where") == "host" and command.startswith("ip xfrm state flush; ip xfrm policy flush; ip xfrm state"):
+            return "RTNETLINK answers: Operation not permitted\n"
+        return real_run(command, **kw)  # type: ignore[arg-type]
+
+    ctx.run = run  # type: ignore[method-assign]
+    m = ipsec.WORKLOAD.measure(ctx.criteria, ctx)
+    assert not m.values
+    assert all("tunnel could not be set up" in r for r in m.missing.values())
+    assert len(m.missing) == len(ctx.criteria)

@@ -89,8 +89,15 @@ class Ipsec(Workload):
                     h = (conf.get("auth") or {})[auth]
                     v = {**addr, "enc": a["enc"], "key": a["key"], "auth_alg": h["alg"], "auth_key": h["key"]}
                     tester.start("iperf3", iperf3, iperf3.get("port", ""))
-                    tester.run(net.fill(str(conf["xfrm"]), {**v, "self": addr["tester"], "peer": addr["board"]}),
-                               timeout=30, label=f"xfrm-tester-{alg}")  # fmt: skip
+                    said = tester.run(net.fill(str(conf["xfrm"]), {**v, "self": addr["tester"], "peer": addr["board"]}),
+                                      timeout=30, label=f"xfrm-tester-{alg}")  # fmt: skip
+                    refused = re.search(
+                        r"^.*(RTNETLINK answers|Operation not permitted|not found|Error:).*$", said, re.M
+                    )
+                    if refused:
+                        raise ParseError(
+                            f"the tester's end of the {alg} tunnel could not be set up: {refused.group(0)}"
+                        )
                     try:
                         udp = net.fill(str(iperf3["udp"]), {**v, "port": iperf3.get("port", ""), "duration": seconds,
                                                            "datagram": conf.get("datagram", 1400)})  # fmt: skip
