@@ -83,3 +83,10 @@ def test_round_trip_udp() -> None:
     assert m["throughput (Mbits/sec)"] == pytest.approx(858.0, rel=0.01)
     assert m["packets per second (kPPS)"] == pytest.approx(858e6 / 8 / 1470 / 1e3, rel=0.01)
     assert m["packet loss (%)"] > 0
+
+
+def test_round_trip_packet_rate_limits_the_capacity() -> None:
+    values = {"throughput (Mbits/sec)": 30.1, "packets per second (kPPS)": 40.0}
+    cmd = "iperf -c 192.168.0.1 -u -b 1000M -l 64 -t 10"
+    m = iperf.parse(iperf.render(cmd, values, random.Random(4)), cmd)
+    assert m["packets per second (kPPS)"] == pytest.approx(40.0, rel=0.02)

@@ -85,3 +85,9 @@ def test_round_trip_udp_possible_loss() -> None:
     assert m["throughput (Mbits/sec)"] == pytest.approx(139.74, rel=0.01)
     assert m["packet loss (%)"] == pytest.approx(47.43, rel=0.03)
     assert m["packets per second (kPPS)"] == pytest.approx(139.74e6 / 8 / 82 / 1e3, rel=0.02)
+
+
+def test_round_trip_packet_rate_limits_the_capacity() -> None:
+    values = {"throughput (Mbits/sec)": 211.8, "packets per second (kPPS)": 15.0, "cpu load (%)": 34.6}
+    m = iperf3.parse(iperf3.render("iperf3 -c h -u -b 0 -l 1400 -t 2 -J", values, random.Random(5)))
+    assert m["packets per second (kPPS)"] == pytest.approx(15.0, rel=0.02)

@@ -93,3 +93,12 @@ def test_round_trip_ingress_from_tester_reports_remote_cpu() -> None:
     assert m["remote cpu load (%)"] == pytest.approx(88.04, rel=0.03)
     assert m["packet loss (%)"] == pytest.approx(1.78, rel=0.05)
     assert m["packets per second (kPPS)"] == pytest.approx(410.3, rel=0.01)
+
+
+def test_round_trip_packet_rate_limits_the_capacity() -> None:
+    # 225 kpps of 18-byte datagrams is 32.4 Mbit/s: a board degraded to 180 kpps carries 25.9 Mbit/s
+    cmd = f"netperf -H 10.0.0.1 -j -c -l 2 -t UDP_STREAM -b 3000 -w 10 -- -m 18 {K}"
+    values = {"throughput (Mbits/sec)": 32.39, "packets per second (kPPS)": 180.0, "cpu load (%)": 88.0}
+    m = netperf.parse(netperf.render(cmd, values, random.Random(2)), cmd)
+    assert m["packets per second (kPPS)"] == pytest.approx(180.0, rel=0.01)
+    assert m["throughput (Mbits/sec)"] == pytest.approx(180e3 * 18 * 8 / 1e6, rel=0.01)

@@ -170,6 +170,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     udp = "-u" in words
     if udp:
         size = int(_opt(words, "-l", "1470") or 1470)
+        if KPPS in values:  # the board forwards at most so many packets: the lower limit holds
+            capacity = min(capacity, values[KPPS] * 1e3 * size * 8)
         offered = _rate(_opt(words, "-b", "1M")) or 1e6
         if LOSS in values:
             loss = max(values[LOSS] * rng.uniform(0.98, 1.02), 0.0)

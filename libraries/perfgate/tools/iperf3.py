@@ -171,6 +171,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     port = int(_opt(words, "-p", "--port", default="5201") or 5201)
     blksize = int(_opt(words, "-l", "--length", default="1460" if udp else "131072") or 131072)
     capacity = values.get(THROUGHPUT, 100.0) * 1e6
+    if udp and KPPS in values:  # the board forwards at most so many packets: the lower limit holds
+        capacity = min(capacity, values[KPPS] * 1e3 * blksize * 8)
     noise = rng.uniform(0.995, 1.005)
     if udp:
         offered = _rate(_opt(words, "-b", "--bitrate", "--bandwidth", default="1M"))

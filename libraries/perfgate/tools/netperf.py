@@ -201,7 +201,8 @@ def _banner(test: str, host: str, interval: bool) -> str:
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     """netperf 2.7's output for each netperf invocation in `command` (two at once for TI's bidirectional TCP);
     values: `throughput (Mbits/sec)` (the total, or for a rate-limited UDP trial the board's loss-free capacity),
-    `cpu load (%)`, `remote cpu load (%)`, and for an unlimited UDP run `packet loss (%)`."""
+    `cpu load (%)`, `remote cpu load (%)`, for an unlimited UDP run `packet loss (%)`, and for UDP optionally
+    `packets per second (kPPS)`: the board then carries the lower of the two rates."""
     runs = [w for w in invocations(command) if w[0].endswith("netperf")]
     servers = [w for w in invocations(command) if w[0].endswith("netserver")]
     out: list[str] = []
@@ -218,6 +219,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
         udp = name.startswith("UDP")
         size = int(test.get("-m", "1472" if udp else "131072"))
         share = total * weight / sum(weights)
+        if udp and KPPS in values:  # the board forwards at most so many packets: the lower limit holds
+            share = min(share, values[KPPS] * 1e3 * size * 8 / 1e6 * rng.uniform(0.995, 1.005))
         sent_bps = got_bps = share * 1e6
         offered = offered_rate(glob, size) if udp else None
         if udp and LOSS in values:
