@@ -58,8 +58,8 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs -o size=64m tmpfs /dev/shm
 mount -t tmpfs -o size=192m tmpfs /tmp
 # cgroup v1 cpuset, for the real-time suite's cpu shield (TI's shielded use cases)
-mkdir -p /sys/fs/cgroup/cpuset && mount -t tmpfs cgroup /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/cpuset \
-    && mount -t cgroup -o cpuset cpuset /sys/fs/cgroup/cpuset
+mount -t tmpfs cgroup /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/cpuset \
+    && mount -t cgroup -o cpuset cpuset /sys/fs/cgroup/cpuset || echo "rcS: no cpuset cgroup" >&2
 hostname {hostname}
 for m in {modules}; do
     insmod /lib/modules/{kernel_release}/$m.ko 2>>/var/log/modules.log || echo "rcS: cannot load $m" >&2
