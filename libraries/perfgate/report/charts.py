@@ -37,6 +37,9 @@ def band(entry: dict) -> float:
 
 def _label(entry: dict) -> str:
     name = str(entry.get("name") or entry.get("id"))
+    table = str(entry.get("table") or "")
+    if table and name.startswith(table + " · "):  # the suite's chart is about its tables already
+        name = name[len(table) + 3 :]
     if len(name) > MAX_LABEL:
         name = name[: MAX_LABEL - 1] + "…"
     return f"{name} {ARROWS.get(str(entry.get('direction')), '')}".rstrip()
