@@ -129,7 +129,10 @@ class Answers:
             try:
                 exp = wl.expected(command, crits, self.data.profile, self.data.lab)
             except Exception as e:
-                self.problems.append(f"workload {suite}: expected() failed ({type(e).__name__}: {e})")
+                problem = f"workload {suite}: expected() failed for `{command}` ({type(e).__name__}: {e})"
+                if problem not in self.problems:
+                    self.problems.append(problem)
+                    print(f"perfgate sim: {problem}", file=sys.stderr)
                 continue
             if exp is not None:
                 return Answer(exp.tool, command, dict(exp.values), _directions(exp.values, crits))
