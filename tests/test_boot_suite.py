@@ -66,9 +66,13 @@ def test_boot_faults_fail_with_their_reason(tmp_path, fault, default_expect, ini
 
 
 def test_boot_survives_garbage_on_the_line(tmp_path):
-    r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], BOOT_CYCLES="1", FAULTS="garbage")
-    statuses = {n: s for n, (s, _) in r["tests"].items()}
-    assert len(statuses) == 3 and set(statuses.values()) == {"PASS"}, r["tests"]
+    """Line noise during boot: each boot is still timed, or (when the noise hit a marker line even after the
+    retry) not measured with the reason."""
+    r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], BOOT_CYCLES="1", FAULTS="garbage", SIM_SEED="7")
+    assert len(r["tests"]) == 3
+    for status, message in r["tests"].values():
+        assert status == "PASS" or "not measured" in message, message
+    assert sum(s == "PASS" for s, _ in r["tests"].values()) >= 2, r["tests"]
 
 
 def test_run_json_says_virtual(tmp_path):
