@@ -119,6 +119,10 @@ class Ethernet(Workload):
                 run.measure(m, measures[m])
         finally:
             run.close()
+        used: dict[str, int] = {}
+        for tool in out.tools.values():
+            used[tool] = used.get(tool, 0) + 1
+        ctx.note("numbers by tool: " + (", ".join(f"{t}: {n}" for t, n in sorted(used.items())) or "none"))
         return out
 
     # ------------------------------------------------------------------------------------------------ the sim
