@@ -82,3 +82,10 @@ def test_round_trip(alg: str) -> None:
         assert "DES-EDE3-CBC" in text
     if alg == "sha512":
         assert "\nsha512 " in text
+
+
+def test_busybox_time_v_reads_like_gnu_time() -> None:
+    m = openssl.parse(read("busybox-time-v-speed-elapsed-sha256.txt"), "time -v openssl speed -elapsed -evp sha256")
+    assert m["cpu load (%)"] == 49.0
+    assert m["user time (s)"] == 3.10
+    assert m["sha256/16 (KBytes/s)"] == pytest.approx(38955.81)
