@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from selftest import run_gate
+from peripheral_runs import run_suites as run_gate
 
 from perfgate import criteria
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from selftest import ROOT, run_gate
+from peripheral_runs import ROOT
+from peripheral_runs import run_suites as run_gate
 
 pytestmark = pytest.mark.slow
 LAB = str(ROOT / "tests" / "fixtures" / "labs" / "sim-bare.yaml")
