@@ -98,7 +98,8 @@ def test_foreign_commands_are_not_claimed() -> None:
 
     profile = boards.profile("am62xx_sk")
     for cmd in ["fio --name=emmc-ext4-1m-write --rw=write", "openssl speed -evp aes-128-cbc", "netserver -p 12865",
-                "iperf -c 1.2.3.4 -w 8K -p 5002 -t 2"]:  # fmt: skip
+                "iperf -c 1.2.3.4 -w 8K -p 5002 -t 2",
+                "iperf3 -c 1.2.3.4 -p 5205 -u -b 0 -l 1472 -t 2 -J -T ipsec-aes128-sha1"]:  # fmt: skip
         assert ethernet.WORKLOAD.expected(cmd, crits, profile, SIM_LAB) is None
 
 

@@ -94,9 +94,8 @@ class Ethernet(Workload):
         for where, has in (("board", profile.get("has")), ("lab", lab.get("has"))):
             if "ethernet" not in (has or []):
                 name = profile.get("name") if where == "board" else lab.get("name")
-                return (
-                    f"{where} {name} has no ethernet ({'variables/boards' if where == 'board' else 'variables/labs'})"
-                )
+                folder = "variables/boards" if where == "board" else "variables/labs"
+                return f"{where} {name} has no ethernet ({folder}/{name}.yaml: has)"
         return None
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
@@ -169,6 +168,8 @@ def _recognise(command: str, conf: dict) -> tuple[str, str, str, int, bool] | No
     words = _words(command)
     if "iperf3" in words:
         w = words[words.index("iperf3") :]
+        if str(_opt(w, "-p") or "5201") != str((conf.get("iperf3") or {}).get("port", 5201)):
+            return None  # another suite's iperf3 (IPSec has its own port)
         if "--bidir" in w:
             return "iperf3", "tcp", "both", 0, "rx-usecs" in command
         if "-u" in w:
