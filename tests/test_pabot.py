@@ -99,6 +99,8 @@ def test_three_simulated_boards_with_pabot(tmp_path: Path, monkeypatch: pytest.M
     for b in BOARDS:
         runs = sorted((results / b).glob("2*"))
         assert len(runs) == 1, f"{b}: {runs}"
-        for f in ("run.json", "metrics.json", "summary.csv", "comparison.html"):
+        for f in ("run.json", "metrics.json", "summary.csv", "comparison.html", "output.xml", "log.html"):
             assert (runs[0] / f).exists(), f"{b}: no {f}"
+        page = (runs[0] / "comparison.html").read_text()
+        assert 'href="log.html#s1-s' in page, f"{b}: comparison.html does not link into its own log"
     print(f"three boards with pabot: {elapsed:.1f} s")
