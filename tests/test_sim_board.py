@@ -154,6 +154,14 @@ def test_workload_over_ssh_is_parsed_back_around_published_values(sim) -> None:
         metrics = tools.parse("alsa", out, command=answer.command)
         for key, value in answer.values.items():
             assert metrics[key] == pytest.approx(value, rel=0.08), (answer.command, key)
+    # the same over the serial console, the way the gate runs commands there (boards without network)
+    answer = alsa[0]
+    s.send(f'{answer.command}; echo PG""END-9-$?')
+    text = s.read_until(r"PGEND-9-\d+", 10)
+    assert text.endswith("PGEND-9-0")
+    metrics = tools.parse("alsa", text.split("\n", 1)[1].rsplit("\n", 1)[0], command=answer.command)
+    for key, value in answer.values.items():
+        assert metrics[key] == pytest.approx(value, rel=0.08), ("serial", key)
 
 
 def test_power_off_is_silence_and_on_boots_again(sim) -> None:
