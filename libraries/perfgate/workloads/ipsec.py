@@ -64,7 +64,7 @@ class Ipsec(Workload):
 
     def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
         conf = net.settings(SUITE, profile, lab)
-        return net.IperfWindows.requirement(net.IperfWindows(), profile, lab, conf)
+        return net.requirement(profile, lab, conf)
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         return []  # addresses are known only while measuring: see measure()

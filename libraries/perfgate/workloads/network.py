@@ -256,6 +256,17 @@ def check_present(tool: str, text: str) -> None:
         raise ToolMissing(f"`{tool}` is not there ({m.group(0).strip()})")
 
 
+def requirement(profile: dict, lab: dict, conf: dict) -> str | None:
+    """Why the board or the lab cannot run the suite (settings `requires: {board: [...], lab: [...]}`), or None."""
+    req = conf.get("requires") or {}
+    for where, data, folder in (("board", profile, "boards"), ("lab", lab, "labs")):
+        for item in req.get(where) or []:
+            if item not in (data.get("has") or []):
+                name = data.get("name", where)
+                return f"{where} {name} has no {item} (variables/{folder}/{name}.yaml: has)"
+    return None
+
+
 def assign(out: Measurements, ctx: Context, keys: dict[str, list[str]], metrics: dict[str, float], tool: str,
            evidence: str, what: str) -> None:  # fmt: skip
     """Give each criterion its metric from one parsed output, or say which metric the output lacked."""
@@ -283,15 +294,6 @@ class IperfWindows:
     def mode_of(self, c: Criterion, conf: dict) -> str | None:
         return "default"
 
-    def requirement(self, profile: dict, lab: dict, conf: dict) -> str | None:
-        req = conf.get("requires") or {}
-        for where, data, folder in (("board", profile, "boards"), ("lab", lab, "labs")):
-            for item in req.get(where) or []:
-                if item not in (data.get("has") or []):
-                    name = data.get("name", where)
-                    return f"{where} {name} has no {item} (variables/{folder}/{name}.yaml: has)"
-        return None
-
     def rows(self, criteria: list[Criterion], conf: dict) -> tuple[dict[tuple[str, str], list[str]], dict[str, str]]:
         """(mode, window KB) -> criterion ids; and the reasons for criteria that fit no row."""
         out: dict[tuple[str, str], list[str]] = {}
@@ -315,7 +317,7 @@ class IperfWindows:
         return f"{setup} && {cmd}" if setup else cmd
 
     def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        return self.requirement(profile, lab, settings(self.suite, profile, lab))
+        return requirement(profile, lab, settings(self.suite, profile, lab))
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list:
         return []  # the tester's address is known only while measuring: see measure()
