@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 import re
 import shlex
+from functools import lru_cache
 
 from perfgate.errors import ParseError
 
@@ -94,8 +95,14 @@ SERVERS = {"lat_tcp", "lat_connect", "lat_udp", "lat_rpc", "bw_tcp"}
 
 def _program(command: str | None) -> tuple[str, list[str]]:
     """The LMBench program a command runs and its arguments (shell wrappers and redirections stripped)."""
+    prog, args = _program_cached(command or "")
+    return prog, list(args)
+
+
+@lru_cache(maxsize=4096)
+def _program_cached(command: str) -> tuple[str, tuple[str, ...]]:
     if not command:
-        return "", []
+        return "", ()
     try:
         words = shlex.split(command)
     except ValueError:
@@ -109,8 +116,8 @@ def _program(command: str | None) -> tuple[str, list[str]]:
                 if a in ("&&", "||", ";", "|"):
                     break
                 rest.append(a)
-            return name, rest
-    return "", []
+            return name, tuple(rest)
+    return "", ()
 
 
 def _size_mb(arg: str) -> int:

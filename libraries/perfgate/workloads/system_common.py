@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import yaml
@@ -28,6 +28,7 @@ UNIT = re.compile(r"\s*\([^()]*\)\s*$")
 TRUNCATED_MIN = 25
 
 
+@lru_cache(maxsize=8192)
 def norm(text: str) -> str:
     t = text.replace("\\_", "_").replace("\\", "").strip().lower()
     t = UNIT.sub("", t)
@@ -101,12 +102,17 @@ def fill(template: str, s: dict, **extra: object) -> str:
 
 def yielded_keys(tool: str, command: str) -> list[str]:
     """The parser names a command's output gives: what its renderer prints, read back by its parser."""
+    return list(_yielded_keys(tool, command))
+
+
+@lru_cache(maxsize=1024)
+def _yielded_keys(tool: str, command: str) -> tuple[str, ...]:
     from perfgate import tools
 
     module = tools.module(tool)
     if hasattr(module, "keys_for"):
-        return list(module.keys_for(command))
-    return list(tools.parse(tool, tools.render(tool, command, {}, random.Random(0)), command=command))
+        return tuple(module.keys_for(command))
+    return tuple(tools.parse(tool, tools.render(tool, command, {}, random.Random(0)), command=command))
 
 
 class ToolWorkload(Workload):
