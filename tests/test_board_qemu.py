@@ -1,0 +1,49 @@
+"""Board control on a real board: Debian's U-Boot and a Debian arm64 kernel in QEMU (the qemu lab). The same path as
+a hardware lab: power through the lab's command, autoboot caught on the serial console (a TCP socket), a U-Boot
+command, boot, login on the console, SSH. Needs the image (`python -m perfgate qemu build`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from perfgate import boards, paths
+from perfgate.board.console import Console
+from perfgate.board.lab import expand, load
+from perfgate.board.launcher import Launcher
+from perfgate.board.strategy import Board
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.qemu,
+    pytest.mark.skipif(not (paths.build() / "qemu" / "Image").exists(), reason="no QEMU image (perfgate qemu build)"),
+]
+
+
+def test_uboot_boot_login_and_ssh_on_the_qemu_board(tmp_path):
+    lab = load("qemu", "qemu_arm64")
+    launcher = Launcher(lab, {"board": "qemu_arm64", "lab": "qemu"}, log_dir=tmp_path)
+    state = launcher.start()
+    try:
+        serial = expand(lab.data["serial"], launcher.context)
+        console = Console(str(state.get("serial") or serial["port"]), 115200, tmp_path / "serial.log")
+        console.open()
+        try:
+            b = Board("qemu_arm64", boards.profile("qemu_arm64"), lab, console, launcher.context,
+                      log=lambda m: None)  # fmt: skip
+            b.transition("uboot")
+            assert "U-Boot 2023.01" in b.uboot_command("version")
+            b.transition("shell")  # boot from the prompt, log in, address, SSH
+            out, status = b.run("uname -m", 30)
+            assert status == 0 and out.strip() == "aarch64"
+            out, status = b.run("echo on the console", 30, where="console")
+            assert status == 0 and "on the console" in out
+            b.ssh.close()  # SSH goes away: the next command reconnects without booting again
+            out, status = b.run("true", 30)
+            assert status == 0 and b.state == "shell"
+        finally:
+            if b.ssh:
+                b.ssh.close()
+            console.close()
+    finally:
+        launcher.stop()
+    assert "Hit any key to stop autoboot" in (tmp_path / "serial.log").read_text(errors="replace")
