@@ -128,6 +128,8 @@ class SimBoard:
                 await self._linux(cmdline)
                 return
             except Reset:
+                if self._late is not None:
+                    self._late.cancel()  # the last boot's kernel has nothing more to say
                 await self.ssh.stop()
                 self._set_mode("ignore")
                 await self._board_sleep(0.2)
