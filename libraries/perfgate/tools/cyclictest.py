@@ -148,13 +148,14 @@ def _metrics(mins: list[int], avgs: list[int], maxes: list[int], scale: float) -
 
 @dataclass
 class Options:
-    loops: int = 1000
+    loops: int = 0  # -l; 0: endless (or -D)
     threads: int = 1
     histogram: int = 0
     quiet: bool = False
     interval: int = 1000
     priority: int = 0
     nsecs: bool = False
+    duration: float = 0.0  # seconds (-D)
 
 
 def invocation(command: str) -> str:
@@ -205,6 +206,10 @@ def options(command: str) -> Options:
                 o.quiet = True
             elif a in ("-N", "--nsecs"):
                 o.nsecs = True
+            elif re.fullmatch(r"(-D|--duration=)\d+[smhd]?", a) or (a == "-D" and re.fullmatch(r"\d+[smhd]?", nxt)):
+                text = nxt if a == "-D" else a.removeprefix("--duration=").removeprefix("-D")
+                o.duration = float(text.rstrip("smhd")) * {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(text[-1], 1)
+                i += 1 if a == "-D" else 0
             elif a.startswith("-") and not a.startswith("--") and "q" in a[1:] and a[1:].isalpha():
                 o.quiet = True  # combined short flags such as -mq
         i += 1
@@ -246,7 +251,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     o = options(command)
     peak_us = float(values.get(MAX, 50.0))
     unit = 1000 if o.nsecs else 1
-    loops = max(1, min(o.loops or 1000, 20000))  # the sim draws at most 20000 samples per thread
+    wanted = o.loops or (round(o.duration * 1e6 / max(o.interval, 1)) if o.duration else 1000)
+    loops = max(1, min(wanted, 20000))  # the sim draws at most 20000 samples per thread
     low = round(values[MIN] * unit) if MIN in values else None
     mean = values[AVG] * unit if AVG in values else None
     threads = []
