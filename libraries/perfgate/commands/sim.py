@@ -11,8 +11,8 @@ from perfgate.errors import DataError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", required=True, help="board name (any alias), e.g. am62xx_sk")
-    parser.add_argument("--speed", default="", help="how much faster than real time (default: about 2 s to boot; "
-                        "1 = real time)")  # fmt: skip
+    parser.add_argument("--speed", default="", help="how much faster than real time (default or `auto`: at least "
+                        "10, and the slowest published boot in about 2 s; 1 = real time)")  # fmt: skip
     parser.add_argument("--faults", default="", help="comma-separated: degrade:<id glob>:<pct>, uboot-hang, "
                         "kernel-panic, no-login, ssh-drop:<tool>, garbage, missing-tool:<tool>")  # fmt: skip
     parser.add_argument("--state", type=Path, default=None, help="state file (default build/sim/<board>.json)")
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from perfgate.sim import process
 
     try:
-        speed = float(args.speed) if str(args.speed).strip() else None
+        speed = float(args.speed) if str(args.speed).strip().lower() not in ("", "auto") else None
     except ValueError:
         raise DataError(f"--speed {args.speed!r} is not a number") from None
     if speed is not None and speed <= 0:
