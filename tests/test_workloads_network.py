@@ -153,3 +153,27 @@ def test_ipsec_tester_tunnel_refused_is_reported_not_measured() -> None:
     assert not m.values
     assert all("tunnel could not be set up" in r for r in m.missing.values())
     assert len(m.missing) == len(ctx.criteria)
+
+
+def test_am57x_iperf_tcp_window_table_with_and_without_pacing() -> None:
+    """The AM57x guide's TCP table (iperf -w <window> -d, CPU from /proc/stat), as the importer would give it."""
+    from dataclasses import replace
+
+    base = criteria.load("am574x_idk", "ethernet")[0]
+    rows = [("8", "Bandwidth (without interrupt pacing, in Mbits/sec)", "Mbits/sec", 293.6),
+            ("8", "CPU Load (without interrupt pacing, in %)", "%", 40.0),
+            ("64", "Bandwidth (with interrupt pacing, in Mbits/sec)", "Mbits/sec", 311.2),
+            ("64", "CPU Load (with interrupt pacing, in %)", "%", 17.52)]  # fmt: skip
+    crits = [replace(base, id=f"am574x_idk.ethernet.tcp.{i}", name=f"tcp {i}", table="Ethernet performance table",
+                     row=row, metric=metric, unit=unit, value=value, context="",
+                     direction="lower" if unit == "%" else "higher")
+             for i, (row, metric, unit, value) in enumerate(rows)]  # fmt: skip
+    ctx = context(ethernet.WORKLOAD, "am574x_idk", "ethernet")
+    ctx.criteria = crits
+    m = ethernet.WORKLOAD.measure(crits, ctx)
+    for c in crits:
+        assert abs(m.values[c.id] - c.value) <= 0.1 * c.value, (c.metric, m.values.get(c.id), m.missing)
+        assert m.tools[c.id] == "iperf"
+    cmds = [cmd for _, cmd in ctx.commands]
+    assert any("-w 8K -m -f M -d" in c and "rx-usecs" not in c for c in cmds)
+    assert any("-w 64K -m -f M -d" in c and "rx-usecs 100" in c for c in cmds)

@@ -33,9 +33,9 @@ SUITE = "ethernet"
 
 @dataclass(frozen=True)
 class Measure:
-    kind: str  # tcp | tcp_pacing | udp_zero | udp_loss | iperf_udp
+    kind: str  # tcp | tcp_pacing | udp_zero | udp_loss | iperf_udp | iperf_tcp | iperf_tcp_pacing
     direction: str = "both"  # both | egress | ingress
-    datagram: int = 0  # UDP payload bytes
+    datagram: int = 0  # UDP payload bytes; TCP window (KB) for the iperf TCP tables
 
     @property
     def label(self) -> str:
@@ -53,6 +53,12 @@ def classify(c: Criterion, conf: dict) -> tuple[Measure, str] | str:
     if m:
         size = net.context(c).get("packet_size (bytes)")
         return Measure("iperf_udp", m.group(2), int(float(size)) if size else int(m.group(1))), key
+    window = re.fullmatch(r"(\d+)", net.norm(c.row))
+    if window and "udp" not in table and key in (net.THROUGHPUT, net.CPU):
+        # the AM57x guide's iperf table: TCP bandwidth and CPU load per window size, with/without pacing
+        metric = net.norm(c.metric)
+        paced = "pacing" in metric and "without" not in metric
+        return Measure("iperf_tcp_pacing" if paced else "iperf_tcp", "both", int(window.group(1))), key
     if "tcp" in table:
         return Measure("tcp_pacing" if "pacing" in table else "tcp"), key
     if "udp" in table:
@@ -84,7 +90,8 @@ def groups(criteria: list[Criterion], conf: dict) -> tuple[dict[Measure, dict[st
     return out, bad
 
 
-ORDER = {"tcp": 0, "tcp_pacing": 1, "udp_loss": 2, "iperf_udp": 3, "udp_zero": 4}
+ORDER = {"tcp": 0, "tcp_pacing": 1, "iperf_tcp": 2, "iperf_tcp_pacing": 3, "udp_loss": 4, "iperf_udp": 5,
+         "udp_zero": 6}  # fmt: skip
 
 
 class Ethernet(Workload):
@@ -147,6 +154,8 @@ def _answers(m: Measure, kind: str, direction: str, datagram: int, limited: bool
     """Whether measurement m is what a recognised command measures."""
     if kind == "tcp":
         return m.kind in ("tcp", "tcp_pacing") and (m.kind == "tcp_pacing") == limited
+    if kind == "iperf_tcp":
+        return m.kind == ("iperf_tcp_pacing" if limited else "iperf_tcp") and m.datagram == datagram
     if kind == "udp":
         wanted = "udp_zero" if limited else "udp_loss"
         return m.kind == wanted and (m.direction, m.datagram) == (direction, datagram)
@@ -178,6 +187,11 @@ def _recognise(command: str, conf: dict) -> tuple[str, str, str, int, bool] | No
         return None
     if "iperf" in words:
         w = words[words.index("iperf") :]
+        if "-u" not in w and "-c" in w and _opt(w, "-w"):
+            if str(_opt(w, "-p") or "") != str((conf.get("iperf") or {}).get("port", "")):
+                return None  # PCIe-ETH and USB CDC/RNDIS use iperf too, on their own ports
+            window = re.fullmatch(r"(\d+)[kK]?", str(_opt(w, "-w")))
+            return "iperf", "iperf_tcp", "both", int(window.group(1)) if window else 0, "rx-usecs" in command
         if "-u" in w and "-c" in w:
             port = str(_opt(w, "-p") or "")
             ingress_port = str((conf.get("iperf") or {}).get("port_ingress", ""))
@@ -263,18 +277,30 @@ class _Runner:
             self.chain.attempt(ids, lambda tool: self.udp_unlimited(tool, m, keys))
         elif m.kind == "udp_zero":
             self.chain.attempt(ids, lambda tool: self.udp_search(tool, m, keys))
+        elif m.kind.startswith("iperf_tcp"):
+            self.iperf_chain.attempt(ids, lambda tool: self.tcp(tool, m, keys))
         else:
             self.iperf_chain.attempt(ids, lambda tool: self.udp_unlimited(tool, m, keys))
 
     def tcp(self, tool: str, m: Measure, keys: dict[str, list[str]]) -> bool:
         conf = self.conf.get(tool) or {}
-        self.tester.start(tool, conf, conf.get("port", ""))
-        cmd = self.command(tool, "tcp_bidirectional")
-        if m.kind == "tcp_pacing":
+        if m.kind.startswith("iperf_tcp"):  # iperf 2 serves TCP and UDP from two processes
+            server = {
+                "tester_server": conf.get("tcp_tester_server"),
+                "tester_server_stop": conf.get("tester_server_stop"),
+            }
+            self.tester.start("iperf-tcp", server, conf.get("port", ""))
+        else:
+            self.tester.start(tool, conf, conf.get("port", ""))
+        if m.kind.startswith("iperf_tcp"):
+            cmd = self.command(tool, "tcp", window=m.datagram)
+        else:
+            cmd = self.command(tool, "tcp_bidirectional")
+        if m.kind.endswith("pacing"):
             pacing = self.conf.get("pacing") or {}
             cmd = net.fill(str(pacing["around"]), {"interface": self.conf.get("interface", "eth0"),
                                                    "usecs": pacing.get("usecs", 100), "command": cmd})  # fmt: skip
-        if m.kind == "tcp_pacing":
+        if m.kind.endswith("pacing"):
             try:
                 text = self.ctx.run(cmd, timeout=self.duration * 3 + 60, label=f"{tool}-{m.label}")
             except ToolMissing as e:
