@@ -115,11 +115,13 @@ class SshShell:
         deadline = time.monotonic() + 5
         while not chan.exit_status_ready() and time.monotonic() < deadline and self.connected:
             time.sleep(0.02)
-        if not chan.exit_status_ready():
+        status = chan.recv_exit_status() if chan.exit_status_ready() else -1
+        if status == -1:  # paramiko's value for a channel closed without an exit status
             self.close()
-            raise ConnectionDropped(f"{self}: the session for `{command}` closed without an exit status "
-                                    f"after {len(out)} bytes (dropped)")  # fmt: skip
-        status = chan.recv_exit_status()
+            raise ConnectionDropped(
+                f"{self}: the SSH session dropped during `{command}`: closed without an exit status after "
+                f"{len(out)} bytes of output"
+            )
         chan.close()
         return out.decode("utf-8", errors="replace"), status
 

@@ -67,6 +67,8 @@ class Board:
             self.lab = load(_text(lab), self.name)
             self.profile = _merge(boards.profile(self.name), self.lab.profile_overrides)
         except UnknownBoard as e:
+            logger.console(f"perfgate: {e}")
+            logger.error(str(e))
             BuiltIn().fatal_error(str(e))
         except PerfgateError as e:
             raise AssertionError(str(e)) from None

@@ -1,0 +1,42 @@
+"""The board keywords inside a real Robot run (suites/__init__.robot) against the simulated board: wrong BOARD or
+LAB stop at once with a clear message; an SSH session dropped in the middle of a workload fails that suite with the
+reason and the next suite reconnects and passes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "robot"))
+from selftest import run_gate
+
+pytestmark = pytest.mark.slow
+
+
+def test_unknown_board_stops_the_run_at_once_listing_the_known_boards(tmp_path):
+    r = run_gate(tmp_path, "am99xx_nope", ["dhrystone"])
+    assert r["rc"] != 0 and r["seconds"] < 30
+    messages = " ".join(m for _, m in r["tests"].values()) + r["stdout"]
+    assert "unknown board 'am99xx_nope'; known boards:" in messages and "j721e_idk_gw" in messages
+
+
+def test_unknown_lab_fails_every_test_with_the_known_labs(tmp_path):
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB="nolab")
+    assert r["tests"] and r["seconds"] < 30
+    for status, message in r["tests"].values():
+        assert status == "FAIL" and "unknown lab 'nolab'; known labs:" in message and "sim" in message, message
+
+
+def test_ssh_drop_fails_that_suite_and_the_next_one_reconnects(tmp_path):
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone", "whetstone"], FAULTS="ssh-drop:dhrystone")
+    dhry = r["suites"]["Dhrystone"]
+    whet = r["suites"]["Whetstone"]
+    assert dhry and whet
+    for name in dhry:
+        status, message = r["tests"][name]
+        assert status == "FAIL" and "dropped" in message, message
+    for name in whet:
+        assert r["tests"][name][0] == "PASS", r["tests"][name]
+    assert r["seconds"] < 90
