@@ -40,3 +40,43 @@ def test_ssh_drop_fails_that_suite_and_the_next_one_reconnects(tmp_path):
     for name in whet:
         assert r["tests"][name][0] == "PASS", r["tests"][name]
     assert r["seconds"] < 90
+
+
+def test_killing_robot_leaves_no_simulated_board_behind(tmp_path):
+    import json
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from selftest import ROOT
+
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp_path / "results"), "PYTHONPATH": str(ROOT / "libraries")}
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "robot"), "-v", "BOARD:am43xx_gpevm",
+            "-v", "BOOT_CYCLES:20", "--suite", "boot_time", str(ROOT / "suites")]  # fmt: skip
+    robot = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pid = None
+    try:
+        deadline = time.monotonic() + 60
+        while pid is None and time.monotonic() < deadline:
+            for log in (tmp_path / "results").glob("*/*/sim-board.log"):
+                for line in log.read_text(errors="replace").splitlines():
+                    if line.startswith("{") and '"pid"' in line:
+                        pid = json.loads(line)["pid"]
+            time.sleep(0.2)
+        assert pid, "the simulated board never started"
+        time.sleep(1.0)  # booting: the gate is in the middle of the boot-time suite
+        robot.send_signal(signal.SIGKILL)
+        robot.wait(10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail(f"the simulated board (pid {pid}) outlived the killed robot")
+    finally:
+        if robot.poll() is None:
+            robot.kill()
