@@ -292,3 +292,20 @@ def test_soft_power_without_a_switch_gets_no_retry(rig):
     board, _sb = rig(fault="panic", power="none")
     with pytest.raises(BringUpError, match="no power switch: no retry"):
         board.transition("uboot")  # nothing reboots a board that is off: a clear failure, no hang
+
+
+def test_manual_power_asks_the_operator_and_waits_for_u_boot(rig):
+    from perfgate.board.power import ManualPower
+
+    board, sb = rig(power="manual")
+    asked: list[str] = []
+
+    def operator(message: str) -> None:  # the operator reads the console and switches the board on
+        asked.append(message)
+        sb.power.set()
+
+    assert isinstance(board.power, ManualPower)
+    board.power.say = operator
+    board.transition("uboot")
+    assert board.state == "uboot" and sb.cycles == 1
+    assert "please POWER-CYCLE the board now" in asked[0] and "LAB=scripted" in asked[0]
