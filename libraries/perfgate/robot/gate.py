@@ -22,7 +22,7 @@ from robot.api import SkipExecution, logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 
-from perfgate import boards, criteria, paths
+from perfgate import boards, criteria, paths, waivers
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tolerance import Policy
@@ -108,6 +108,7 @@ class Gate:
         self.run_dir: Path | None = None
         self.criteria_dir: Path | None = None
         self.policy: Policy | None = None
+        self.waivers: dict[str, str] = {}
         self.recorder = None
         self._suites: dict[str, _SuiteResult] = {}
         self._by_id: dict[str, _SuiteResult] = {}
@@ -137,6 +138,7 @@ class Gate:
             self.policy = Policy.load(
                 tolerance=_str_or_none(_var("TOLERANCE")), tolerances=_str_or_none(_var("TOLERANCES"))
             )
+            self.waivers = waivers.load()
         except PerfgateError as e:
             BuiltIn().fatal_error(str(e))
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
@@ -238,6 +240,10 @@ class Gate:
         if id in result.measured.unavailable and self.on_missing_tool == "skip":
             self._pending[id] = (c, None, result.measured.unavailable[id])
             raise SkipExecution(f"{c.name}: {result.measured.unavailable[id]} (ON_MISSING_TOOL=skip)")
+        waived = waivers.reason(id, self.waivers)
+        if waived:
+            self._pending[id] = (c, None, f"waived: {waived}")
+            raise SkipExecution(f"{c.name}: waived (variables/waivers.yaml): {waived}")
         j = result.judgements[id]
         self._pending[id] = (c, j, "")
         files = result.evidence.get(id, [])
