@@ -37,12 +37,21 @@ def bring_up(board: str, lab_name: str, log_dir: Path) -> dict[str, float]:
         try:
             b = Board(board, boards.profile(board), lab, console, launcher.context, log=lambda m: None,
                       speed=float(state.get("speed") or 1))  # fmt: skip
+            since = console.mark()
             t0 = time.monotonic()
             b.transition("shell")  # power-cycle, autoboot, login, address, SSH
             up = time.monotonic() - t0
             out, status = b.run("uname -a", 10)
             assert status == 0 and out.strip(), out
-            return {"launch": launched, "power-on to shell+SSH": up, "speed": float(state.get("speed") or 1)}
+            text = console.text()
+            phases = {}
+            for name, marker in (("kernel", b.linux.get("kernel_start", "Starting kernel")),
+                                 ("login prompt", b.linux.get("login_prompt", "login:"))):  # fmt: skip
+                at = text.find(marker, since)
+                if at >= 0:
+                    phases[name] = console.time_at(at) - t0
+            return {"launch": launched, "power-on to shell+SSH": up, "speed": float(state.get("speed") or 1),
+                    **phases}  # fmt: skip
         finally:
             if b.ssh:
                 b.ssh.close()
@@ -64,9 +73,12 @@ def main() -> int:
             r = bring_up(board, args.lab, Path(d) / str(i))
             times.append(r["power-on to shell+SSH"])
             up = r["power-on to shell+SSH"]
+            after = up - r.get("login prompt", up)
             print(
                 f"run {i + 1}: {board} on LAB={args.lab} (speed {r['speed']:g}): board process ready in "
-                f"{r['launch']:.2f} s; power-on to logged-in shell + SSH {up:.2f} s"
+                f"{r['launch']:.2f} s; power-on to logged-in shell + SSH {up:.2f} s (Starting kernel at "
+                f"{r.get('kernel', float('nan')):.2f} s, login prompt at {r.get('login prompt', float('nan')):.2f} s; "
+                f"login + address + SSH {after:.2f} s)"
             )
     median = statistics.median(times)
     verdict = "under" if median < TARGET else "NOT under"
