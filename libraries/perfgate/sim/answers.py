@@ -51,7 +51,8 @@ class Answer:
 
 
 class Answers:
-    def __init__(self, data: BoardData, rng: random.Random, spread: float = values.DEFAULT_SPREAD) -> None:
+    def __init__(self, data: BoardData, rng: random.Random, spread: float = values.DEFAULT_SPREAD,
+                 build: bool = True) -> None:  # fmt: skip
         self.data = data
         self.rng = rng
         self.spread = spread
@@ -63,6 +64,11 @@ class Answers:
         self._index: dict[tuple[str, ...], Answer] = {}
         self._misses: set[tuple[str, ...]] = set()
         self.binaries: dict[str, str] = dict(KNOWN_BINARIES)
+        if build:
+            self.build()
+
+    def build(self) -> None:
+        """Import the workloads and index the commands they plan (the sim does it while the board boots)."""
         self._load_workloads()
 
     # -- building the index --------------------------------------------------------------------------------

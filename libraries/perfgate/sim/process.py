@@ -73,9 +73,8 @@ class Simulator:
         die_with_parent()
         if os.getppid() != self.parent:  # the parent died before the death signal was armed
             return 0
-        answers = Answers(self.data, random.Random(self.rng.random()), self.spread)
+        answers = Answers(self.data, random.Random(self.rng.random()), self.spread, build=False)
         data_mod.say(self.data.notes)
-        answers.say_problems()
         # Faster than real time, a workload's run is also capped (a 60 s iperf3 takes 3 s); real time is real.
         shared = Shared(self.data, answers, self.speed, max_wait=3.0 if self.speed > 1 else float("inf"))
         console = Console(self.speed, rng=random.Random(self.rng.random()))
@@ -100,16 +99,24 @@ class Simulator:
         write_state(self.state_path, state)
         print(json.dumps(state), flush=True)
         board.power_on()
+        indexing = asyncio.create_task(self._index(shared))
         watch = asyncio.create_task(self._watch_parent())
         try:
             await self.stop.wait()
         finally:
             watch.cancel()
+            indexing.cancel()
             server.close()
             await board.power_off()
             console.close()
             self.cleanup()
         return 0
+
+    async def _index(self, shared: Shared) -> None:
+        """Index the workloads' commands in a thread while the board boots (the shell waits for it)."""
+        await asyncio.get_running_loop().run_in_executor(None, shared.answers.build)
+        shared.answers.say_problems()
+        shared.ready.set()
 
     def cleanup(self) -> None:
         with contextlib.suppress(OSError):

@@ -82,6 +82,11 @@ class Board:
     dmesg: list[str] = field(default_factory=list)
     booted_at: float = field(default_factory=time.monotonic)
     max_wait: float = 3.0  # a workload never takes longer than this many host seconds
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # set when `answers` is built
+
+    def __post_init__(self) -> None:
+        if self.answers._index or self.answers.workloads:
+            self.ready.set()
 
 
 class Session:
@@ -105,6 +110,7 @@ class Session:
         line = line.strip()
         if not line or line.startswith("#"):
             return self.status
+        await self.board.ready.wait()  # the workloads are indexed while the board boots
         if _is_compound(line):
             done = await self._planned_prefix(line)
             if done is not None:
