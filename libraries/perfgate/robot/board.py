@@ -188,7 +188,7 @@ class Board:
         with self._logged("stop autoboot") as b:
             b.stop_autoboot(b.power_cycle())
 
-    @keyword
+    @keyword("Run U-Boot Command")
     def run_uboot_command(self, command: str, timeout: float | None = None) -> str:
         """Type a command at the U-Boot prompt (catching U-Boot first if needed) and return its output."""
         with self._logged(f"U-Boot: {command}") as b:
@@ -214,13 +214,13 @@ class Board:
         logger.info(f"board address: {address}")
         return address
 
-    @keyword
+    @keyword("Open SSH To Board")
     def open_ssh_to_board(self) -> None:
         with self._logged("open SSH") as b:
             shell = b.open_ssh()
         logger.info(f"SSH open: {shell}")
 
-    @keyword
+    @keyword("Run On Board Shell")
     def run_on_board_shell(self, command: str, timeout: float = 600.0, where: str = "shell") -> str:
         """Run a command on the board's Linux (SSH, or the serial console when it has no network) and return
         its output (stdout and stderr)."""
@@ -236,7 +236,7 @@ class Board:
                 b.power_cycle()
             b.transition("shell")
 
-    @keyword
+    @keyword("Bring Board To U-Boot")
     def bring_board_to_uboot(self) -> None:
         with self._logged("bring to U-Boot") as b:
             b.transition("uboot")
