@@ -30,7 +30,7 @@ Board Boots To A Shell With SSH
 
 A Command Runs On The Serial Console
     [Documentation]    The console shell, as for a board without network.
-    ${output}    Run On Board Shell    echo console-ok    where=console
+    ${output}    Run On Board    echo console-ok    where=console
     Should Contain    ${output}    console-ok
 
 Reboot Comes Back To The Shell

@@ -220,7 +220,7 @@ class Board:
             shell = b.open_ssh()
         logger.info(f"SSH open: {shell}")
 
-    @keyword("Run On Board Shell")
+    @keyword("Run On Board")
     def run_on_board_shell(self, command: str, timeout: float = 600.0, where: str = "shell") -> str:
         """Run a command on the board's Linux (SSH, or the serial console when it has no network) and return
         its output (stdout and stderr)."""
