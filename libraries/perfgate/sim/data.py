@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import yaml
@@ -186,15 +187,9 @@ def load(board_name: str, faults: Faults, lab_name: str = "sim") -> BoardData:
         notes.append(f"no criteria for {board} under variables/thresholds: workloads print nothing measured")
     degraded = [values.degrade(c, faults.degradation(c.id)) for c in crits]
     for glob, pct in faults.degrade:
-        hits = [c.id for c in crits if faults.degradation(c.id) == pct and _matches(c.id, glob)]
+        hits = [c.id for c in crits if fnmatchcase(c.id, glob)]
         notes.append(f"fault degrade:{glob}:{pct:g} matches {len(hits)} criteria")
     return BoardData(board, profile, lab, degraded, faults, notes)
-
-
-def _matches(cid: str, glob: str) -> bool:
-    from fnmatch import fnmatchcase
-
-    return fnmatchcase(cid, glob)
 
 
 def say(notes: list[str]) -> None:
