@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{s.label} — {s.name} ({s.unit})")
             for p in s.points:
                 pub = f"  published {fmt(p.published)}" if s.kind == "metric" else ""
-                virtual = "  (virtual)" if p.virtual else ""
+                virtual = ("  (virtual)" if p.virtual else "") + (f"  SDK {p.release}" if p.release else "")
                 print(f"  {p.run:<18} {fmt(p.value):>14}{pub}  {p.verdict or ''}{virtual}")
     if not args.no_plot:
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", selection).strip("_")[:80]

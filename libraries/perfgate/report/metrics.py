@@ -167,9 +167,8 @@ class RunRecorder:
         self.meta["verdict"] = gate_verdict(entries)
         self._write_meta()
         self._write_metrics()
-        page = html.build(self.run_dir)
-        history.append(self.run_dir)
-        return page
+        history.append(self.run_dir)  # first: the history keeps the run even if the page cannot be built
+        return html.build(self.run_dir)
 
     def _write_meta(self) -> None:
         atomic.write_text(self.run_dir / RUN_JSON, json.dumps(self.meta, indent=2, default=str) + "\n")

@@ -25,6 +25,7 @@ class Point:
     tolerance: float | None = None
     verdict: str | None = None
     virtual: bool = False
+    release: str = ""
 
 
 @dataclass
@@ -79,6 +80,7 @@ def metric_series(runs: list[dict], criterion_id: str) -> Series:
                 m.get("tolerance"),
                 m.get("verdict"),
                 bool(r.get("virtual")),
+                str(r.get("release") or ""),
             )
         )
     return s
@@ -102,6 +104,7 @@ def suite_series(runs: list[dict], suite: str) -> Series:
                 None,
                 "fail" if failing else "pass",
                 bool(r.get("virtual")),
+                str(r.get("release") or ""),
             )
         )
     return s
