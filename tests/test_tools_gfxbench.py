@@ -53,7 +53,7 @@ def test_glbenchmark_error() -> None:
 
 
 def test_glbenchmark_round_trip() -> None:
-    cmd = "/opt/glbenchmark/GLBenchmark2 -t 2500101"
+    cmd = "/opt/glbenchmark/GLBenchmark2 --test 2500101"
     vals = {"fps": 30.71, "texels/sec": 755731648.0}
     m = glbenchmark.parse(glbenchmark.render(cmd, vals, random.Random(9)), cmd)
     assert m["fps"] == pytest.approx(30.71, rel=6e-3) and m["texels/sec"] == pytest.approx(755731648.0, rel=6e-3)

@@ -1,4 +1,4 @@
-"""GLBenchmark 2.5 (run per test number, `GLBenchmark2 -t <test number>`): one result block per test,
+"""GLBenchmark 2.5 (run per test number, `GLBenchmark2 --test <test number>`): one result block per test,
 `GLB25_FillTestC24Z16 test (2500101)` followed by `Fps: 30.71`, `Rate: 755731648 texel/sec` or
 `Rate: 46891760 triangles/sec` lines.
 
@@ -46,7 +46,7 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    m = re.search(r"-t\s+(\d+)", command)
+    m = re.search(r"(?:-t|--test)[= ](\d+)", command)
     number = m.group(1) if m else "2500005"
     lines = ["GLBenchmark 2.5.0 (Linux, OpenGL ES 2.0)", f"GLB25_Test{number} test ({number})"]
     if "fps" in values:
