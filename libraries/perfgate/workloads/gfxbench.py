@@ -4,7 +4,7 @@ being the row's last word; the command is data (variables/workloads/graphics.yam
 from __future__ import annotations
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Run, Workload
+from perfgate.workloads.base import Context, Measurements, Run, Workload
 from perfgate.workloads.peripherals import clean, fill, missing, settings
 
 SUITE = "gfxbench"
@@ -35,6 +35,10 @@ class GfxBench(Workload):
                 runs[tid] = Run("gfxbench", cmd, timeout=float(s.get("timeout", 1800)), label=f"gfxbench-{tid}")
             runs[tid].keys.setdefault(metric_key(c), []).append(c.id)
         return list(runs.values())
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        ctx.note("GFXBench scores and fps by GFXBench's test framework, one run per test id")
+        return super().measure(criteria, ctx)
 
 
 WORKLOAD = GfxBench()
