@@ -73,21 +73,22 @@ class RtLatency(Workload):
                         tester: str = "{tester}") -> tuple[list[Run], dict[str, str]]:  # fmt: skip
         s = settings(SUITE, profile)
         runs: dict[str, Run] = {}
-        skipped: dict[str, str] = {}
+        reasons: dict[str, str] = {}  # use case -> why it cannot run here
+        skipped: dict[str, str] = {}  # criterion id -> that reason
         for c in criteria:
             name = use_case(c)
             key = name or "OSADL"
-            if key not in runs and key not in skipped:
+            if key not in runs and key not in reasons:
                 r = self._use_case_run(name, s, profile, lab, tester) if name else self._osadl_run(s)
                 if isinstance(r, str):
-                    skipped[key] = r
+                    reasons[key] = r
                 else:
                     runs[key] = r
-            if key in skipped:
-                skipped[c.id] = skipped[key]
-                continue
-            runs[key].keys.setdefault(metric_key(c), []).append(c.id)
-        return list(runs.values()), {k: v for k, v in skipped.items() if "." in k}
+            if key in reasons:
+                skipped[c.id] = reasons[key]
+            else:
+                runs[key].keys.setdefault(metric_key(c), []).append(c.id)
+        return list(runs.values()), skipped
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         tester = str(((lab or {}).get("tester") or {}).get("address", "127.0.0.1"))
@@ -103,7 +104,7 @@ class RtLatency(Workload):
         if any(r.label != "cyclictest-osadl" for r in runs):
             ctx.note(f"shielded use cases run {uc.get('duration')} each (the guide: {uc.get('guide_duration')}), "
                      "by cyclictest")  # fmt: skip
-        out = _run_all(self, runs, ctx)
+        out = _Planned(runs).measure(criteria, ctx)
         out.skipped.update(skipped)
         return out
 
@@ -133,14 +134,14 @@ def _seconds(text: str) -> float:
     return float(text)
 
 
-def _run_all(workload: Workload, runs: list[Run], ctx: Context) -> Measurements:
-    """Workload.measure's loop over given runs (the base class plans them itself)."""
+class _Planned(Workload):
+    """Workload.measure's loop (run, parse, record per key) over runs planned with the tester's address."""
 
-    class _Fixed(Workload):
-        def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-            return runs
+    def __init__(self, runs: list[Run]) -> None:
+        self.runs = runs
 
-    return _Fixed.measure(_Fixed(), [], ctx)
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        return self.runs
 
 
 WORKLOAD = RtLatency()
