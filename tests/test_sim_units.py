@@ -187,6 +187,8 @@ def test_shell_builtins_and_status() -> None:
     assert run(s, "(echo a; nosuch) > /tmp/sub 2>&1; echo $?; cat /tmp/sub") == (
         "127\na\nsh: nosuch: not found\n", 0)  # fmt: skip
     assert run(s, "(exit 5); echo $?") == ("5\n", 0)
+    assert run(s, "f=$(cat /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_cur_freq) && echo $((f / 1000)) MHz") == (
+        "1000 MHz\n", 0)  # fmt: skip
 
 
 def test_missing_tool_fault_on_a_known_binary() -> None:

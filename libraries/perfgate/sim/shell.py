@@ -182,6 +182,12 @@ class Session:
                 quote = "" if quote == "'" else "'"
             elif ch == '"' and quote != "'":
                 quote = "" if quote == '"' else '"'
+            elif text.startswith("$((", i) and quote != "'":
+                end = text.find("))", i)
+                if end > 0:
+                    out.append(arithmetic(text[i + 3 : end], self.env))
+                    i = end + 2
+                    continue
             elif ch == "$" and quote != "'":
                 m = re.match(r"\$(?:\{(\w+)\}|(\w+)|(\?)|(\$))", text[i:])
                 if m:
@@ -693,6 +699,39 @@ def _without_redirections(raw: str) -> str:
     except ValueError:
         return raw
     return shlex.join(words)
+
+
+def arithmetic(expr: str, env: dict[str, str]) -> str:
+    """sh's `$(( ))`: integers, + - * / %, parentheses, variables (unset = 0)."""
+    import ast
+
+    text = re.sub(r"\$?\b([A-Za-z_]\w*)\b", lambda m: str(int(env.get(m.group(1), "0") or 0)), expr)
+
+    def ev(node: ast.AST) -> int:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            return -ev(node.operand) if isinstance(node.op, ast.USub) else ev(node.operand)
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            ops = {
+                ast.Add: lambda: a + b,
+                ast.Sub: lambda: a - b,
+                ast.Mult: lambda: a * b,
+                ast.Div: lambda: a // b if a * b >= 0 else -(-a // b),  # sh truncates toward zero
+                ast.FloorDiv: lambda: a // b,
+                ast.Mod: lambda: a % b,
+            }
+            if type(node.op) in ops:
+                return ops[type(node.op)]()
+        raise ValueError(expr)
+
+    try:
+        return str(ev(ast.parse(text, mode="eval")))
+    except (ValueError, SyntaxError, ZeroDivisionError, TypeError):
+        return "0"
 
 
 # -- files of /proc and /sys ---------------------------------------------------------------------------------
