@@ -15,7 +15,7 @@ from perfgate.workloads.base import Context, Measurements, Run, Workload
 from perfgate.workloads.peripherals import clean, fill, missing, settings
 
 SUITE = "decode"
-TABLE = re.compile(r"(h\.?26[45]|hevc|mpeg-?[24]|vp[89]|mjpeg)\s+in\s+(\w+)\s+container", re.I)
+TABLE = re.compile(r"([\w.-]+)\s+in\s+(\w+)\s+container", re.I)  # "<codec> in <container> Container"
 
 
 def stream_key(c: Criterion) -> str | None:
