@@ -115,6 +115,7 @@ class Gate:
         self._pending: dict[str, tuple[Criterion, Judgement | None, str]] = {}
         self._evidence_count: dict[tuple[str, str], int] = {}
         self._current: str | None = None  # the criterion id of the test running now
+        self._all: dict[str, Criterion] | None = None  # every criterion of the run, read when first needed
 
     # ----------------------------------------------------------------------------------------------- keywords
     @keyword
@@ -270,14 +271,26 @@ class Gate:
 
     # ----------------------------------------------------------------------------------------------- listener
     def end_test(self, data, result) -> None:
-        # a Robot 7 running.TestCase has no `args`: the id is the one `Criterion Should Hold` was last called with
-        cid = data.args[0] if getattr(data, "args", None) else self._current
+        # a Robot 7 running.TestCase has no `args`: the id is the one `Criterion Should Hold` was last called with,
+        # or, for a test that never reached it (its suite setup failed), the id DataDriver put in its body
+        cid = self._current or self._id_in_body(data)
         self._current = None
-        pending = self._pending.pop(str(cid), None) if cid else None
-        if pending is None or self.recorder is None:
+        if not cid or self.recorder is None:
             return
+        pending = self._pending.pop(cid, None)
+        if pending is None:  # never judged: record it, so a run whose board died still says what it missed
+            c = self._criterion(cid)
+            if c is None:
+                return
+            skipped = result.status == "SKIP"
+            pending = (c, None, ("" if skipped else "not measured: ") + (result.message or "the test did not run"))
         c, j, reason = pending
-        suite = self._by_id[c.id]
+        suite = self._by_id.get(c.id)
+        if j:
+            verdict = j.verdict if result.status != "FAIL" or not j.passed else "fail"
+        else:
+            verdict = "skip" if result.status == "SKIP" else "not-measured"
+        evidence = dict.fromkeys(suite.evidence.get(c.id, [])) if suite else {}
         entry = {
             **{k: getattr(c, k) for k in ("id", "name", "board", "suite", "chapter", "table", "row", "metric")},
             **{k: getattr(c, k) for k in ("unit", "min", "max", "direction", "guide", "release", "source")},
@@ -286,16 +299,33 @@ class Gate:
             "tolerance": j.tolerance if j else None,
             "absolute": j.absolute if j else None,
             "delta_pct": j.delta_pct if j else None,
-            "verdict": (j.verdict if j else "skip") if result.status != "FAIL" or not j or j.passed else "fail",
+            "verdict": verdict,
             "message": j.message if j else reason,
-            "tool": suite.measured.tools.get(c.id, ""),
-            "evidence": [os.path.relpath(f, self.run_dir) for f in dict.fromkeys(suite.evidence.get(c.id, []))],
-            "samples": suite.samples.get(c.id, []),
+            "tool": suite.measured.tools.get(c.id, "") if suite else "",
+            "evidence": [os.path.relpath(f, self.run_dir) for f in evidence],
+            "samples": suite.samples.get(c.id, []) if suite else [],
             "test": result.id,
-            "test_name": result.longname if hasattr(result, "longname") else result.full_name,
+            "test_name": result.full_name,
             "status": result.status,
         }
         self.recorder.record(entry)
+
+    def _id_in_body(self, data) -> str | None:
+        for item in getattr(data, "body", ()):
+            for arg in getattr(item, "args", ()):
+                if isinstance(arg, str) and self._criterion(arg) is not None:
+                    return arg
+        return None
+
+    def _criterion(self, cid: str) -> Criterion | None:
+        if cid in self._by_id:
+            return self._by_id[cid].criteria[cid]
+        if self._all is None:
+            self._all = {}
+            if self.criteria_dir is not None:
+                for f in sorted(self.criteria_dir.glob("*.csv")):
+                    self._all.update({c.id: c for c in criteria.read(f)})
+        return self._all.get(cid)
 
     def close(self) -> None:
         if self.recorder is not None and not self.recorder.meta.get("finished"):
