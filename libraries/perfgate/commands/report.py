@@ -9,6 +9,8 @@ writes log.html with rebot when there is only an output.xml), so the page's link
 from __future__ import annotations
 
 import argparse
+import os
+import time
 
 from perfgate.report import atomic, history, html, robotfiles, rundir
 from perfgate.report.metrics import SUMMARY_CSV, summary_csv
@@ -20,11 +22,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--history", action="store_true", help="append the run to the board's history.jsonl")
     parser.add_argument("--no-charts", action="store_true", help="tables only (no matplotlib)")
     parser.add_argument(
+        "--after-pid",
+        type=int,
+        metavar="PID",
+        help="first wait (at most --wait seconds) for that process to end: the gate uses it to copy Robot's files "
+        "once robot has written them",
+    )
+    parser.add_argument("--wait", type=float, default=600.0, help=argparse.SUPPRESS)
+    parser.add_argument(
         "--no-robot-files", action="store_true", help="do not copy Robot's output.xml/log.html into the run directory"
     )
 
 
+def _wait_for(pid: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        except PermissionError:
+            pass
+        time.sleep(0.2)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.after_pid:
+        _wait_for(args.after_pid, args.wait)
     run_dir = rundir.resolve(args.run)
     r = rundir.load(run_dir)
     if not args.no_robot_files:

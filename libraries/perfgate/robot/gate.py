@@ -12,6 +12,7 @@ import os
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -328,11 +329,25 @@ class Gate:
         return self._all.get(cid)
 
     def close(self) -> None:
-        if self.recorder is not None and not self.recorder.meta.get("finished"):
+        if self.recorder is None:
+            return
+        if not self.recorder.meta.get("finished"):
             try:
                 self.recorder.finish({})
             except Exception as e:  # the run's files are already valid; the page can be rebuilt later
                 logger.console(f"perfgate: could not build comparison.html ({e}); rebuild with perfgate report")
+        self._collect_robot_files_after_exit()
+
+    def _collect_robot_files_after_exit(self) -> None:
+        """Robot writes log.html and report.html after its listeners close, and tells only command-line listeners
+        where: a detached `perfgate report --after-pid` copies them into the run directory once robot has ended."""
+        if os.environ.get("PERFGATE_NO_COLLECT") or self.run_dir is None:
+            return
+        cmd = [sys.executable, "-m", "perfgate", "report", str(self.run_dir), "--after-pid", str(os.getpid())]
+        with open(self.run_dir / "collect.log", "w", encoding="utf-8") as log:
+            subprocess.Popen(
+                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+            )
 
     # ----------------------------------------------------------------------------------------------- helpers
     def board_library(self):
