@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
-
 from perfgate import paths
-from perfgate.errors import DataError, UnknownBoard
+from perfgate.datafile import load_mapping, merge
+from perfgate.errors import UnknownBoard
 
 
 def canonical(name: str) -> str:
@@ -38,11 +37,7 @@ def known() -> list[str]:
 def _aliases() -> dict[str, str]:
     table: dict[str, str] = {}
     for p in _profile_files():
-        try:
-            data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            raise DataError(f"not valid YAML: {e}", p, mark.line + 1 if mark else None) from None
+        data = load_mapping(p, "a board profile (a mapping)")
         for alias in data.get("aliases", []) or []:
             table[canonical(str(alias))] = p.stem
     return table
@@ -68,23 +63,6 @@ def profile(board: str) -> dict:
     merged: dict = {}
     for p in (d / "_defaults.yaml", d / f"{board}.yaml"):
         if p.exists():
-            try:
-                data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
-            except yaml.YAMLError as e:
-                mark = getattr(e, "problem_mark", None)
-                raise DataError(f"not valid YAML: {e}", p, mark.line + 1 if mark else None) from None
-            if not isinstance(data, dict):
-                raise DataError("a board profile must be a mapping", p, 1)
-            merged = _deep_merge(merged, data)
+            merged = merge(merged, load_mapping(p, "a board profile (a mapping)"))  # type: ignore[assignment]
     merged.setdefault("name", board)
     return merged
-
-
-def _deep_merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = _deep_merge(out[k], v)
-        else:
-            out[k] = v
-    return out

@@ -17,9 +17,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from perfgate import paths
+from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
 
@@ -66,16 +65,8 @@ class Policy:
     @classmethod
     def load(cls, path: Path | None = None, tolerance: str | None = None, tolerances: str | None = None) -> Policy:
         path = path or paths.variables() / "tolerances.yaml"
+        data = load_mapping(path, "a tolerance policy (a mapping)")
         text = path.read_text(encoding="utf-8")
-        try:
-            data = yaml.safe_load(text) or {}
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            raise DataError(
-                f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None
-            ) from None
-        if not isinstance(data, dict):
-            raise DataError("the tolerance file must be a mapping", path, 1)
         unknown = set(data) - {"default", "classes", "ids", "boards"}
         if unknown:
             key = sorted(unknown)[0]

@@ -1,0 +1,20 @@
+"""A suite's workload settings: variables/workloads/<file>.yaml (TI's commands as the guides give them), then the
+board profile's `workloads.<suite>`, then the lab's `workloads.<suite>` on top."""
+
+from __future__ import annotations
+
+from perfgate import paths
+from perfgate.datafile import load_mapping, merge
+from perfgate.errors import DataError
+
+
+def settings(file: str, suite: str, profile: dict | None = None, lab: dict | None = None) -> dict:
+    """The merged settings of `suite` from variables/workloads/<file>.yaml (its `common:` block first, if any)."""
+    path = paths.variables() / "workloads" / f"{file}.yaml"
+    data = load_mapping(path, "a mapping of suite names to their settings")
+    if not isinstance(data.get(suite), dict):
+        raise DataError(f"no `{suite}:` settings", path)
+    out = merge(data.get("common") or {}, data[suite])
+    for layer in (profile, lab):
+        out = merge(out, ((layer or {}).get("workloads") or {}).get(suite) or {})
+    return out  # type: ignore[return-value]
