@@ -130,8 +130,14 @@ def build(force: bool = False, say: Say = print, out: Path | None = None) -> Bui
     if not Path(m.firmware).exists():
         raise BuildError(f"no U-Boot at {m.firmware} (install u-boot-qemu)", recipe.lab_file())
     a = apt.PrivateApt(out / "apt", img.archive)
-    if a.update():
-        say("refreshed the arm64 package lists")
+    try:
+        if a.update():
+            say("refreshed the arm64 package lists")
+    except apt.AptError as e:
+        if force or not all(p.exists() for p in o.values()):
+            raise
+        say(f"cannot refresh the arm64 package lists, keeping the image built before: {e}")
+        return current(out)
     wanted = inputs(a, img, m)
     digest = _digest(wanted)
     if not force and o["stamp"].exists() and all(p.exists() for p in o.values()):
