@@ -9,11 +9,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-import yaml
-
 from perfgate import boards, criteria, paths
-from perfgate.boards import _deep_merge
-from perfgate.errors import DataError
+from perfgate.datafile import load_mapping, merge
 from perfgate.model import Criterion
 from perfgate.sim import values
 from perfgate.sim.faults import Faults
@@ -160,14 +157,7 @@ def load_lab(name: str = "sim") -> dict:
     path = paths.labs() / f"{name}.yaml"
     if not path.exists():
         return {"name": name, "kind": "sim", "virtual": True}
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise DataError(f"not valid YAML: {e}", path, mark.line + 1 if mark else None) from None
-    if not isinstance(data, dict):
-        raise DataError("a lab must be a mapping", path, 1)
-    return data
+    return load_mapping(path, "a lab (a mapping)")
 
 
 def load(board_name: str, faults: Faults, lab_name: str = "sim") -> BoardData:
@@ -180,7 +170,7 @@ def load(board_name: str, faults: Faults, lab_name: str = "sim") -> BoardData:
     profile = boards.profile(board)
     override = ((lab.get("boards") or {}).get(board)) or {}
     if isinstance(override, dict) and override:
-        profile = _deep_merge(profile, override)
+        profile = merge(profile, override)  # type: ignore[assignment]
     profile = with_defaults(board, profile, notes)
     crits = criteria.load(board)
     if not crits:

@@ -87,30 +87,7 @@ class Workload:
         raise NotImplementedError
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        from perfgate.tools import parse  # late import: tools import nothing from here
-
-        out = Measurements()
-        for run in self.plan(criteria, ctx.profile, ctx.lab):
-            ids = [cid for group in run.keys.values() for cid in group]
-            try:
-                text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
-                for cid in ids:
-                    out.evidence.setdefault(cid, []).append(getattr(ctx, "last_evidence", ""))
-                metrics = parse(run.tool, text, command=run.command)
-            except ToolMissing as e:
-                out.unavailable.update(dict.fromkeys(ids, str(e)))
-                continue
-            except ParseError as e:
-                out.missing.update(dict.fromkeys(ids, f"{run.tool} output not recognised: {e}"))
-                continue
-            for key, ids in run.keys.items():
-                for cid in ids:
-                    if key in metrics:
-                        out.values[cid] = metrics[key]
-                        out.tools[cid] = run.tool
-                    else:
-                        out.missing[cid] = f"{run.tool} printed no '{key}' for `{run.command}`"
-        return out
+        return run_all(self.plan(criteria, ctx.profile, ctx.lab), ctx)
 
     def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
         """For the simulated board: which tool answers `command`, and around which published values."""
@@ -138,3 +115,40 @@ def same_command(a: str, b: str) -> bool:
 
 
 Aggregate = Callable[[list[float], str], float]
+
+
+def run_all(runs: list[Run], ctx: Context) -> Measurements:
+    """Run each command once and read its keys; a run with no keys (a server, a test file) only runs.
+    A missing tool, output the parser does not recognise and a key the tool did not print are recorded per
+    criterion, with the evidence file, so that one bad run never hides the others."""
+    from perfgate import tools  # late import: tools import nothing from here
+
+    out = Measurements()
+    for run in runs:
+        ids = [cid for group in run.keys.values() for cid in group]
+        try:
+            text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
+        except ToolMissing as e:
+            out.unavailable.update(dict.fromkeys(ids, str(e)))
+            if not ids:
+                ctx.note(f"`{run.command}`: {e}")
+            continue
+        if not ids:
+            continue
+        evidence = getattr(ctx, "last_evidence", "")
+        for cid in ids:
+            out.evidence.setdefault(cid, []).append(evidence)
+        try:
+            metrics = tools.parse(run.tool, text, command=run.command)
+        except ParseError as e:
+            where = f" ({evidence})" if evidence else ""
+            out.missing.update(dict.fromkeys(ids, f"{run.tool} output not recognised{where}: {e}"))
+            continue
+        for key, group in run.keys.items():
+            for cid in group:
+                if key in metrics:
+                    out.values[cid] = metrics[key]
+                    out.tools[cid] = run.tool
+                else:
+                    out.missing[cid] = f"{run.tool} printed no '{key}' for `{run.command}`"
+    return out

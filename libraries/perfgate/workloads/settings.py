@@ -1,5 +1,6 @@
 """A suite's workload settings: variables/workloads/<file>.yaml (TI's commands as the guides give them), then the
-board profile's `workloads.<suite>`, then the lab's `workloads.<suite>` on top."""
+board profile's `workloads.<suite>`, then the lab's `workloads.<suite>`, then the lab's
+`boards.<board>.workloads.<suite>` on top."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ def settings(file: str, suite: str, profile: dict | None = None, lab: dict | Non
     if not isinstance(data.get(suite), dict):
         raise DataError(f"no `{suite}:` settings", path)
     out = merge(data.get("common") or {}, data[suite])
-    for layer in (profile, lab):
+    board = (profile or {}).get("name", "")
+    lab_board = (((lab or {}).get("boards") or {}).get(board)) or {}
+    for layer in (profile, lab, lab_board):
         out = merge(out, ((layer or {}).get("workloads") or {}).get(suite) or {})
     return out  # type: ignore[return-value]

@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import random
 import re
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 
-import yaml
-
-from perfgate import paths
-from perfgate.errors import DataError, ParseError, ToolMissing
+from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
+from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
+from perfgate.workloads.settings import settings as _settings
 
 UNIT = re.compile(r"\s*\([^()]*\)\s*$")
 TRUNCATED_MIN = 25
@@ -59,36 +56,8 @@ def match(criteria: list[Criterion], keys: list[str]) -> tuple[dict[str, list[st
     return mapping, unmatched
 
 
-@cache
-def _load(path: Path, mtime: float) -> dict:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None
-    if not isinstance(data, dict):
-        raise DataError("a workload file must be a mapping of the suite name to its settings", path, 1)
-    return data
-
-
-def _merge(base: dict, over: dict | None) -> dict:
-    out = dict(base)
-    for k, v in (over or {}).items():
-        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
-
-
 def settings(suite: str, profile: dict, lab: dict) -> dict:
-    path = paths.variables() / "workloads" / f"{suite}.yaml"
-    if not path.exists():
-        raise DataError(f"no settings for suite {suite}", path)
-    base = _load(path, path.stat().st_mtime).get(suite)
-    if not isinstance(base, dict):
-        raise DataError(f"no `{suite}:` mapping", path, 1)
-    board = (profile or {}).get("name", "")
-    s = _merge(base, ((profile or {}).get("workloads") or {}).get(suite))
-    s = _merge(s, ((lab or {}).get("workloads") or {}).get(suite))
-    return _merge(s, ((((lab or {}).get("boards") or {}).get(board) or {}).get("workloads") or {}).get(suite))
+    return _settings(suite, suite, profile, lab)
 
 
 def fill(template: str, s: dict, **extra: object) -> str:
@@ -149,38 +118,3 @@ class ToolWorkload(Workload):
         if out.values:
             ctx.note(f"{len(out.values)} of {len(criteria)} values read by the {self.tool} parser")
         return out
-
-
-def run_all(runs: list[Run], ctx: Context) -> Measurements:
-    """Run each command once and read its keys; aux runs (no keys) only run. Errors are recorded per criterion."""
-    from perfgate import tools
-
-    out = Measurements()
-    for run in runs:
-        ids = [cid for group in run.keys.values() for cid in group]
-        try:
-            text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
-        except ToolMissing as e:
-            out.unavailable.update(dict.fromkeys(ids, str(e)))
-            if not ids:
-                ctx.note(f"`{run.command}`: {e}")
-            continue
-        evidence = getattr(ctx, "last_evidence", "")
-        if not ids:
-            continue
-        for cid in ids:
-            out.evidence.setdefault(cid, []).append(evidence)
-        try:
-            metrics = tools.parse(run.tool, text, command=run.command)
-        except ParseError as e:
-            where = f" ({evidence})" if evidence else ""
-            out.missing.update(dict.fromkeys(ids, f"{run.tool} output not recognised{where}: {e}"))
-            continue
-        for key, group in run.keys.items():
-            for cid in group:
-                if key in metrics:
-                    out.values[cid] = metrics[key]
-                    out.tools[cid] = run.tool
-                else:
-                    out.missing[cid] = f"{run.tool} printed no '{key}' for `{run.command}`"
-    return out
