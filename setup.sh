@@ -9,7 +9,7 @@ APT_PACKAGES=(
   qemu-system-arm u-boot-qemu busybox-static dropbear-bin cpio socat ser2net device-tree-compiler
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev
   # real tools, for parser captures and the QEMU board's workloads
-  openssl fio iperf3 iperf rt-tests stress-ng time
+  openssl fio iperf3 iperf rt-tests stress-ng time alsa-utils gstreamer1.0-tools gstreamer1.0-plugins-base libdrm-tests v4l-utils
   # the comparison report's browser test
   chromium chromium-driver
   python3-venv
