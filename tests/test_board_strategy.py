@@ -128,8 +128,13 @@ class ScriptedBoard(threading.Thread):
             self.say("/ # \x1b[6n")
             return self.shell("/ # ")
         self.say("[    1.200000] systemd[1]: Started Getty.\n\nam62xx-evm login: ")
-        if self.readline() is None:
-            return
+        while True:
+            user = self.readline()
+            if user is None:
+                return
+            if user.strip():
+                break
+            self.say("\nam62xx-evm login: ")  # getty asks again for an empty line
         self.say("root@am62xx-evm:~# \x1b[6n")
         self.shell("root@am62xx-evm:~# ")
 
@@ -150,7 +155,8 @@ class ScriptedBoard(threading.Thread):
                     self.say("first half")
                     self.say("\n[   12.345678] random: crng init done\n")  # a kernel message in the middle
                     self.say(" " + part[5:] + "\n")
-                elif part == "reboot":
+                elif part in ("reboot", "reboot -f"):
+                    self.power.set()  # a soft reboot: the board starts again by itself
                     return
                 elif part:
                     self.say(f"-sh: {part.split()[0]}: not found\n")
@@ -309,3 +315,16 @@ def test_manual_power_asks_the_operator_and_waits_for_u_boot(rig):
     board.transition("uboot")
     assert board.state == "uboot" and sb.cycles == 1
     assert "please POWER-CYCLE the board now" in asked[0] and "LAB=scripted" in asked[0]
+
+
+def test_soft_reboot_from_a_login_prompt_logs_in_and_reboots(rig):
+    board, sb = rig(power="none")
+    sb.power.set()  # the board was switched on by hand and sits at its login prompt
+    deadline = time.monotonic() + 5
+    while "login:" not in board.console.text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert board.probe() == "login"
+    board.transition("uboot")  # logs in, types `reboot`, catches U-Boot on the way back
+    assert board.state == "uboot" and sb.cycles == 2
+    board.transition("shell")
+    assert board.probe() == "shell"

@@ -116,16 +116,35 @@ class Board:
 
     # -- power -----------------------------------------------------------------------------------
     def _soft_reset(self, _: str) -> None:
-        """No power switch: reset from wherever the board is."""
-        if self.state == "uboot":
+        """No power switch: reset from wherever the board is (asking the console first when that is not known)."""
+        state = self.state if self.state in ("uboot", "shell", "init_sh", "login") else self.probe()
+        if state == "login":
+            self.login()
+            state = "shell"
+        if state == "uboot":
             self.console.sendline(self.uboot.get("reset_command", "reset"))
-        elif self.state in ("shell", "init_sh"):
-            self.console.sendline("reboot -f" if self.state == "init_sh" else "reboot")
+        elif state in ("shell", "init_sh"):
+            self.console.sendline("reboot -f" if state == "init_sh" else "reboot")
         else:
             self.console.write("\x03\r")
             self.console.sendline("reboot")
             time.sleep(0.5)
             self.console.sendline(self.uboot.get("reset_command", "reset"))
+
+    def probe(self, timeout: float = 2.0) -> str:
+        """Where the board is, from what it answers to a line end: uboot, login, shell or unknown."""
+        since = self.console.sendline("")
+        prompts = [
+            self._uboot_prompt_re(),
+            self._prompt_re(self.linux.get("login_prompt", "login:")),
+            self._prompt_re(self.linux.get("prompt", "# ")),
+            self._prompt_re(self.linux.get("sh_prompt", "# ")),
+        ]
+        try:
+            m = self.console.expect(prompts, timeout, what="any prompt", since=since)
+        except ConsoleTimeout:
+            return "unknown"
+        return ("uboot", "login", "shell", "init_sh")[m.index]
 
     def power_cycle(self) -> int:
         """Cycle the power; returns the console offset from which the new boot is read."""
