@@ -98,8 +98,16 @@ def _suite_views(entries: list[dict], run_dir: Path | None, charts: bool) -> lis
                 "verdict": gate_verdict(items),
                 "rows": [_row(e, run_dir) for e in items],
                 "chart": Markup(suite_chart(items, f"{chapter} / {suite}")) if charts else "",
+                "histograms": _histograms(run_dir) if charts and run_dir and suite == "rt_latency" else [],
             })  # fmt: skip
     return views
+
+
+def _histograms(run_dir: Path) -> list[tuple[str, Markup]]:
+    """The cyclictest latency histograms kept in the run (one picture per capture with a histogram)."""
+    from perfgate.report.histogram import run_histograms
+
+    return [(name, Markup(svg)) for name, svg in run_histograms(run_dir).items()]
 
 
 def suite_table_html(entries: list[dict]) -> str:
