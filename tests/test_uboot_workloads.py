@@ -55,3 +55,14 @@ def test_the_sim_is_told_the_published_rates():
     crits = criteria.load("j721e_idk_gw", "uboot_ospi")
     e = uboot_ospi.WORKLOAD.expected("time sf read 0x82000000 0x0 0x400000", crits, profile, lab)
     assert e and e.tool == "uboot" and e.values == {"read (KB/s)": 195047.62}
+
+
+def test_device_numbers_are_the_boards_and_the_lab_may_override_them():
+    lab = load("sim", "am43xx_gpevm").data
+    profile = boards.profile("am43xx_gpevm")
+    runs = uboot_mmcsd.WORKLOAD.plan(criteria.load("am43xx_gpevm", "uboot_mmcsd"), profile, lab)
+    assert runs[0].command == "fatwrite mmc 0:1 0x82000000 perfgate.bin 0x400000"  # AM437x: the SD card is mmc 0
+    lab = load("example-ser2net", "j721e_idk_gw").data
+    lab["storage"]["uboot_mmcsd"] = {"dev": 2, "file": "gate.bin"}
+    runs = uboot_mmcsd.WORKLOAD.plan(criteria.load("j721e_idk_gw", "uboot_mmcsd"), boards.profile("j721e_idk_gw"), lab)
+    assert runs[0].command == "fatwrite mmc 2:1 0x82000000 gate.bin 0x400000"

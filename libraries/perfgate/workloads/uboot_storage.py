@@ -2,8 +2,8 @@
 
 Rows are file sizes in hex (`400000`); columns are write and read throughput in KB/s. For each size the workload
 writes then reads that many bytes with the medium's commands from the board profile (`uboot_storage.<medium>`:
-`setup`, `write`, `read`, `block_size`), filled with the lab's `storage.uboot_<medium>` keys (device, partition,
-block or offset, file name). Only a medium the lab names is ever written; virtual labs name all of them.
+`setup`, `write`, `read`, `block_size`, and the board's `dev`, `part`, `blk`, `offset`, `file`), which the lab's
+`storage.uboot_<medium>` keys override. Only a medium the lab names is ever written; virtual labs name all of them.
 The parser (perfgate.tools.uboot) turns `N bytes read in M ms` / `time: x seconds` into KB/s as the guides do.
 """
 
@@ -49,13 +49,16 @@ class UbootStorage(Workload):
     def _media(self, profile: dict, lab: dict) -> tuple[dict, dict]:
         media = (profile.get("uboot_storage") or {}).get(self.medium)
         where = (lab.get("storage") or {}).get(self.suite)
-        return media or {}, where or {}
+        return media or {}, where if isinstance(where, dict) else {}
+
+    def _named(self, lab: dict) -> bool:
+        return self.suite in (lab.get("storage") or {})
 
     def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        media, where = self._media(profile, lab)
+        media, _ = self._media(profile, lab)
         if not media:
             return f"board profile {profile.get('name')} has no uboot_storage.{self.medium} commands"
-        if not where:
+        if not self._named(lab):
             return (
                 f"lab {lab.get('name')} names no storage.{self.suite}: this medium is never written "
                 "unless the lab says where (device, block or offset)"
@@ -73,7 +76,8 @@ class UbootStorage(Workload):
             "blk": "0x0",
             "offset": "0x0",
             "file": "perfgate.bin",
-            **where,
+            **{k: v for k, v in media.items() if k in ("dev", "part", "blk", "offset", "file")},  # the board's
+            **where,  # the lab's say last
         }
 
     def setup(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[str]:
