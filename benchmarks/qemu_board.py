@@ -42,6 +42,21 @@ def bench_build() -> float:
         return time.monotonic() - t
 
 
+def wait_for_banner(port: int, deadline: float) -> None:
+    """Until dropbear answers with its banner (QEMU accepts the forwarded port before the guest listens)."""
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+                s.settimeout(2)
+                if s.recv(64).startswith(b"SSH-"):
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit(f"no SSH banner on 127.0.0.1:{port}")
+        time.sleep(0.2)
+
+
 def bench_boot(tmp: Path, n: int) -> dict:
     logins, sshs = [], []
     for i in range(n):
@@ -60,18 +75,11 @@ def bench_boot(tmp: Path, n: int) -> dict:
                         raise SystemExit(f"console closed; last output {seen[-300:]!r}")
                     seen += data
                 login = time.monotonic() - t0
+                wait_for_banner(state["ssh_port"], t0 + 60)
                 ssh = paramiko.SSHClient()
                 ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())
-                while True:
-                    try:
-                        ssh.connect("127.0.0.1", port=state["ssh_port"], username="root",
-                                    key_filename=str(image.current().key), look_for_keys=False, allow_agent=False,
-                                    timeout=10, banner_timeout=10)  # fmt: skip
-                        break
-                    except (paramiko.SSHException, OSError):
-                        if time.monotonic() - t0 > 60:
-                            raise
-                        time.sleep(0.2)
+                ssh.connect("127.0.0.1", port=state["ssh_port"], username="root", key_filename=str(image.current().key),
+                            look_for_keys=False, allow_agent=False, timeout=10, banner_timeout=10)  # fmt: skip
                 ssh_ready = time.monotonic() - t0
                 ssh.close()
         finally:

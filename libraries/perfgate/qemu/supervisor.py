@@ -27,7 +27,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from perfgate import paths
 from perfgate.errors import PerfgateError
 from perfgate.qemu import image, launch, recipe
 
@@ -89,10 +88,12 @@ class Board:
         self.opts = opts
         self.machine = recipe.machine(opts.lab)
         self.built = image.current()
-        run_dir = paths.build() / "qemu" / "run"
-        run_dir.mkdir(parents=True, exist_ok=True)
-        self.serial_log = opts.serial_log or run_dir / f"{opts.state.stem}.serial.log"
-        self.qemu_log = run_dir / f"{opts.state.stem}.qemu.log"
+        # QEMU's own logs live beside the state file, one pair per board process
+        opts.state.parent.mkdir(parents=True, exist_ok=True)
+        self.serial_log = opts.serial_log or opts.state.with_name(f"{opts.state.stem}.serial.log")
+        self.qemu_log = opts.state.with_name(f"{opts.state.stem}.qemu.log")
+        for log in (self.qemu_log, *([] if opts.serial_log else [self.serial_log])):
+            log.write_bytes(b"")
         self.sel = selectors.DefaultSelector()
         self.serial_server = _listen()
         self.control_server = _listen()
