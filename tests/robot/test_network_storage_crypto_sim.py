@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from robot.api import ExecutionResult
+from robot.result import TestSuite
 from selftest import run_gate
 
 from perfgate import criteria
@@ -18,12 +20,26 @@ def expected(board: str, suites: list[str]) -> dict[str, str]:
     return {c.name: c.id for s in suites for c in criteria.load(board, s)}
 
 
+def by_name(output: Path) -> dict[str, tuple[str, str]]:
+    """test name (the criterion's name, as DataDriver gives it) -> (status, message), from robot's output.xml."""
+    tests: dict[str, tuple[str, str]] = {}
+
+    def walk(suite: TestSuite) -> None:
+        for t in suite.tests:
+            tests[t.name] = (t.status, t.message)
+        for s in suite.suites:
+            walk(s)
+
+    walk(ExecutionResult(str(output)).suite)
+    return tests
+
+
 def check(tmp: Path, board: str, chapter: str, suites: list[str], degrade: str, timeout: float) -> None:
     crits = expected(board, suites)
     target = next(name for name, cid in crits.items() if cid == degrade)
     r = run_gate(tmp, board, [chapter], timeout=timeout, FAULTS=f"degrade:{degrade}:20")
-    tests = r["tests"]
-    assert set(tests) == set(crits), r["stdout"][-3000:]
+    tests = by_name(tmp / "robot" / "output.xml")
+    assert set(tests) == set(crits), (set(tests) ^ set(crits), r["stdout"][-2000:])
     failed = {name for name, (status, _) in tests.items() if status == "FAIL"}
     assert failed == {target}, {n: tests[n][1] for n in failed}
     assert all(status == "PASS" for name, (status, _) in tests.items() if name != target)
