@@ -317,6 +317,24 @@ class Board:
         self.ssh = shell
         return shell
 
+    def tester_address(self) -> str:
+        """The network peer (this host) as the board sees it: the lab's tester.address, or for `host` the local
+        address of the gate's SSH connection to the board (the interface that reaches it)."""
+        configured = str((self.lab.data.get("tester") or {}).get("address", "host"))
+        if configured != "host":
+            return expand(configured, self.context)
+        if os.environ.get("PERFGATE_TESTER"):
+            return os.environ["PERFGATE_TESTER"]
+        if self.ssh and self.ssh.connected and self.ssh.transport is not None:
+            return str(self.ssh.transport.sock.getsockname()[0])
+        if self.address:
+            import socket
+
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((self.address, 9))  # no packet is sent: only the route is looked up
+                return str(s.getsockname()[0])
+        raise BringUpError("the tester address is `host` but the board's address is not known yet")
+
     def _drop_ssh(self) -> None:
         if self.ssh:
             self.ssh.close()

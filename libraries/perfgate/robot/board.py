@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import html
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -293,12 +292,12 @@ class Board:
         return text
 
     def tester_address(self) -> str:
-        if self.lab is None:
-            raise AssertionError("no lab: `Open Lab` must come first")
-        address = str((self.lab.data.get("tester") or {}).get("address", "host"))
-        if address == "host":
-            return os.environ.get("PERFGATE_TESTER", "127.0.0.1")
-        return address
+        """The network peer as the board sees it (lab `tester.address`; `host`: this host's address towards it)."""
+        b = self._board()
+        if b.state == "shell" or not b.networked:
+            return b.tester_address()
+        b.transition("shell")
+        return b.tester_address()
 
 
 def _merge(base: dict, over: dict) -> dict:
