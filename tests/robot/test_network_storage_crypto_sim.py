@@ -1,5 +1,5 @@
 """The network, storage and crypto suites run by robot against the simulated board: one test per criterion of the
-board, all passing, and a degraded metric (`-v FAULTS:degrade:<id>:20`) failing exactly its own test."""
+board, all passing, and a degraded metric (`-v FAULTS:degrade:<id>:30`) failing exactly its own test."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 from robot.api import ExecutionResult
-from robot.result import TestSuite
 from selftest import run_gate
 
 from perfgate import criteria
 
 pytestmark = pytest.mark.slow
+# Network and storage tolerances are 15 % and the simulated board draws results up to 7.5 % better than the
+# (degraded) value it is given: a 20 % degradation then passes now and then (-14 %). 30 % always fails.
+DEGRADE = 30
 
 
 def expected(board: str, suites: list[str]) -> dict[str, str]:
@@ -24,7 +26,7 @@ def by_name(output: Path) -> dict[str, tuple[str, str]]:
     """test name (the criterion's name, as DataDriver gives it) -> (status, message), from robot's output.xml."""
     tests: dict[str, tuple[str, str]] = {}
 
-    def walk(suite: TestSuite) -> None:
+    def walk(suite) -> None:  # robot.result.TestSuite
         for t in suite.tests:
             tests[t.name] = (t.status, t.message)
         for s in suite.suites:
@@ -37,7 +39,7 @@ def by_name(output: Path) -> dict[str, tuple[str, str]]:
 def check(tmp: Path, board: str, chapter: str, suites: list[str], degrade: str, timeout: float) -> None:
     crits = expected(board, suites)
     target = next(name for name, cid in crits.items() if cid == degrade)
-    r = run_gate(tmp, board, [chapter], timeout=timeout, FAULTS=f"degrade:{degrade}:20")
+    r = run_gate(tmp, board, [chapter], timeout=timeout, FAULTS=f"degrade:{degrade}:{DEGRADE}")
     tests = by_name(tmp / "robot" / "output.xml")
     assert set(tests) == set(crits), (set(tests) ^ set(crits), r["stdout"][-2000:])
     failed = {name for name, (status, _) in tests.items() if status == "FAIL"}
