@@ -39,27 +39,25 @@ class BringUpError(AssertionError):
     """The board did not reach a state, even after a power-cycle and a retry."""
 
 
+TIMEOUTS = {"power": 30.0, "autoboot": 60.0, "uboot_command": 120.0, "boot": 180.0, "login": 30.0, "ssh": 30.0}
+
+
 @dataclass
 class Timeouts:
-    power: float = 30
-    autoboot: float = 60
-    uboot_command: float = 120
-    boot: float = 180
-    login: float = 30
-    ssh: float = 30
-    scale: float = 1.0  # the virtual board runs this much faster than real time
+    """Every wait, in seconds of board time (profile `timeouts`, then the lab's). A board that runs `scale` times
+    faster than real time (the simulated board) gets them divided by the scale, never below `floor`."""
+
+    raw: dict[str, float] = field(default_factory=dict)
+    scale: float = 1.0
     floor: float = 5.0
 
-    def __getattribute__(self, name: str) -> Any:
-        value = object.__getattribute__(self, name)
-        if name in ("power", "autoboot", "uboot_command", "boot", "login", "ssh"):
-            s = object.__getattribute__(self, "scale")
-            return max(object.__getattribute__(self, "floor"), value / s) if s > 1 else value
-        return value
-
     def of(self, seconds: float) -> float:
-        """A workload's own timeout, scaled like the others."""
         return max(self.floor, seconds / self.scale) if self.scale > 1 else seconds
+
+    def __getattr__(self, name: str) -> float:
+        if name in TIMEOUTS:
+            return self.of(float(self.raw.get(name, TIMEOUTS[name])))
+        raise AttributeError(name)
 
 
 @dataclass
@@ -80,9 +78,8 @@ class Board:
 
     def __post_init__(self) -> None:
         t = {**(self.profile.get("timeouts") or {}), **(self.lab.data.get("timeouts") or {})}
-        self.timeouts = Timeouts(**{k: float(v) for k, v in t.items() if k in Timeouts.__dataclass_fields__})
-        self.timeouts.scale = self.speed
-        self.timeouts.floor = float(self.lab.data.get("min_timeout") or 5)
+        raw = {k: float(v) for k, v in t.items() if k in TIMEOUTS}
+        self.timeouts = Timeouts(raw, self.speed, float(self.lab.data.get("min_timeout") or 5))
         mode = self.lab.power_mode
         if mode == "command":
             self.power = CommandPower(expand(self.lab.data["power"], self.context), timeout=self.timeouts.power)
