@@ -196,13 +196,26 @@ class Board:
         self.state.update(power="off", qemu_pid=None, died={"status": rc, "at": time.time(), "message": msg})
         self.save()
         if self.client:
-            with contextlib.suppress(OSError):
-                self.client.setblocking(True)
-                self.client.sendall(f"\r\nperfgate qemu: {msg}\r\n".encode())
-            # a reader whose read() spans the hang-up loses what came in the same call (pyserial's socket://):
-            # give it time to take the message before the line drops
-            time.sleep(HANGUP_DELAY)
-            self._drop_client()
+            self._hang_up(f"\r\nperfgate qemu: {msg}\r\n".encode())
+
+    def _hang_up(self, last_words: bytes) -> None:
+        """Say why, wait HANGUP_DELAY seconds (a reader whose read() spans the hang-up loses what came in the
+        same call, as pyserial's socket:// does) while reading and dropping what the client still sends (closing
+        with unread input would reset the connection, and a reset can discard what was said), then close."""
+        assert self.client is not None
+        with contextlib.suppress(OSError):
+            self.client.setblocking(True)
+            self.client.sendall(last_words)
+            self.client.settimeout(0.1)
+            deadline = time.monotonic() + HANGUP_DELAY
+            while time.monotonic() < deadline:
+                try:
+                    if not self.client.recv(65536):
+                        break
+                except TimeoutError:
+                    continue
+            self.client.shutdown(socket.SHUT_RDWR)
+        self._drop_client()
 
     def _drain_qemu(self) -> None:
         if not self.qemu_conn:
