@@ -343,7 +343,9 @@ class Board:
 
     # -- transitions -----------------------------------------------------------------------------
     def _to_uboot(self) -> None:
+        t0 = time.monotonic()
         self.stop_autoboot(self.power_cycle())
+        self.log(f"autoboot stopped at the U-Boot prompt after {time.monotonic() - t0:.2f} s")
 
     def _to_shell(self) -> None:
         if self.state == "shell":  # logged in, but SSH went away: reconnect before booting again
@@ -355,16 +357,21 @@ class Board:
             except AssertionError as e:
                 self.log(f"the shell does not answer ({e}); booting again")
                 self.state = "unknown"
+        t0 = time.monotonic()
         if self.state == "uboot":
             self.boot("default")
         elif self.state != "login":
             since = self.power_cycle()
             self.wait_autoboot(since)  # U-Boot is alive; let it autoboot as the board does on its own
+            self.log(f"U-Boot autoboot prompt after {time.monotonic() - t0:.2f} s: letting it boot")
             self.boot("default", since=since)
+        self.log(f"login prompt after {time.monotonic() - t0:.2f} s")
         self.login()
+        self.log(f"logged in on the console after {time.monotonic() - t0:.2f} s")
         if self.networked:
-            self.learn_address()
+            self.log(f"board address {self.learn_address()}")
             self.open_ssh()
+            self.log(f"SSH open ({self.ssh}) after {time.monotonic() - t0:.2f} s")
 
     def transition(self, target: str) -> None:
         """Bring the board to `uboot` or `shell`; one power-cycle and retry when the lab can cycle the power."""
