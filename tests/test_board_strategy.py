@@ -328,3 +328,5 @@ def test_soft_reboot_from_a_login_prompt_logs_in_and_reboots(rig):
     assert board.state == "uboot" and sb.cycles == 2
     board.transition("shell")
     assert board.probe() == "shell"
+    board.reboot()  # one `reboot`, one boot
+    assert board.state == "shell" and sb.cycles == 3

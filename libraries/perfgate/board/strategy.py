@@ -373,6 +373,18 @@ class Board:
             self.open_ssh()
             self.log(f"SSH open ({self.ssh}) after {time.monotonic() - t0:.2f} s")
 
+    def reboot(self) -> None:
+        """Reboot (the lab's power driver: a power-cycle, `reboot` typed, or the operator) and come back to the
+        shell; a reboot that does not reach the login prompt is handled by the bring-up and its one retry."""
+        since = self.power_cycle()
+        try:
+            self.wait_autoboot(since)
+            self.boot("default", since=since)
+        except AssertionError as e:
+            self.log(f"reboot did not reach the login prompt: {e}")
+            self.state = "unknown"
+        self.transition("shell")
+
     def transition(self, target: str) -> None:
         """Bring the board to `uboot` or `shell`; one power-cycle and retry when the lab can cycle the power."""
         if target not in ("uboot", "shell"):

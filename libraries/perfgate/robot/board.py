@@ -229,11 +229,7 @@ class Board:
     def reboot_board(self) -> None:
         """Reboot the board and bring it back to the shell (power-cycle when the lab has a power switch)."""
         with self._logged("reboot") as b:
-            if b.power.can_cycle:
-                b.state = "unknown"
-            else:
-                b.power_cycle()
-            b.transition("shell")
+            b.reboot()
 
     @keyword("Bring Board To U-Boot")
     def bring_board_to_uboot(self) -> None:
