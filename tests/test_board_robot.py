@@ -80,3 +80,14 @@ def test_killing_robot_leaves_no_simulated_board_behind(tmp_path):
     finally:
         if robot.poll() is None:
             robot.kill()
+
+
+@pytest.mark.parametrize(("policy", "status"), [("fail", "FAIL"), ("skip", "SKIP")])
+def test_missing_tool_fails_or_skips_that_suite_only(tmp_path, policy, status):
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone", "whetstone"], FAULTS="missing-tool:dhrystone",
+                 ON_MISSING_TOOL=policy)  # fmt: skip
+    for name in r["suites"]["Dhrystone"]:
+        got, message = r["tests"][name]
+        assert got == status and "not found" in message and "dhrystone" in message, message
+    for name in r["suites"]["Whetstone"]:
+        assert r["tests"][name][0] == "PASS", r["tests"][name]
