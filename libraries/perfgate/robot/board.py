@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -139,7 +140,12 @@ class Board:
             self.launcher = None
         if self.transcript and self.transcript.exists():
             text = self.transcript.read_text(encoding="utf-8", errors="replace")
-            logger.info(f"Serial transcript: {self.transcript} ({len(text)} characters)")
+            cut = f" (the last {LOG_LIMIT} shown here)" if len(text) > LOG_LIMIT else ""
+            log = _text(_var("LOG FILE"))
+            base = Path(log).parent if log else Path.cwd()
+            rel = os.path.relpath(self.transcript, base)
+            logger.info(f'Serial transcript: <a href="{html.escape(rel)}">{html.escape(str(self.transcript))}</a> '
+                        f"({len(text)} characters{cut})", html=True)  # fmt: skip
             logger.info(f"<details><summary>serial.log</summary><pre>{html.escape(text[-LOG_LIMIT:])}</pre></details>",
                         html=True)  # fmt: skip
         self.console = None
