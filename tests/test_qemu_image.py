@@ -58,12 +58,17 @@ def test_qemu_command_line(lab_root, tmp_path):
     assert "-bios /usr/lib/u-boot/qemu_arm64/u-boot.bin" in joined
     dump = launch.argv(m, img, serial_port=None, ssh_port=None, dumpdtb=tmp_path / "x.dtb")
     assert f"virt,dumpdtb={tmp_path / 'x.dtb'}" in dump and "-dtb" not in dump
+    disk = launch.argv(m, img, serial_port=1, ssh_port=2, disk=tmp_path / "d.img")
+    assert f"file={tmp_path / 'd.img'},if=none,id=disk0,format=raw" in disk and "virtio-blk-pci,drive=disk0" in disk
+    assert (m.disk_mb, m.disk_fs, m.disk_mount) == (256, "ext4", "/mnt/mmcsd")
 
 
 def test_guest_files():
-    guest = rootfs.Guest("perfgate-qemu", "6.1.0-56-arm64", ("virtio_pci", "virtio_net"), "perfgate QEMU")
+    guest = rootfs.Guest("perfgate-qemu", "6.1.0-56-arm64", ("virtio_pci", "virtio_net"), "perfgate QEMU", "/mnt/x")
     files = rootfs.files(guest, ["/etc/dropbear/dropbear_ed25519_host_key"], "ssh-ed25519 AAAA perfgate")
     rcs = files["etc/init.d/rcS"][0]
+    assert "mount -t ext4 /dev/vda /mnt/x" in rcs
+    assert "/dev/vda" not in rootfs.files(rootfs.Guest("h", "r", (), "m"), [], "k")["etc/init.d/rcS"][0]
     assert "insmod /lib/modules/6.1.0-56-arm64/$m.ko" in rcs and "for m in virtio_pci virtio_net" in rcs
     assert "dropbear -F -E -B -p 22 -r /etc/dropbear/dropbear_ed25519_host_key" in rcs
     assert files["etc/passwd"][0] == "root:x:0:0:root:/root:/bin/sh\n"  # busybox skips an empty password field

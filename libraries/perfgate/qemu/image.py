@@ -57,6 +57,7 @@ def outputs(out: Path | None = None) -> dict[str, Path]:
         "initrd": out / "initramfs.cpio.gz",
         "dtb": out / "board.dtb",
         "key": out / "id_ed25519",
+        "disk": out / "disk.img",
         "manifest": out / "manifest.json",
         "stamp": out / "stamp.json",
     }
@@ -161,11 +162,12 @@ def build(force: bool = False, say: Say = print, out: Path | None = None) -> Bui
     for k in (out / "keys").glob("dropbear_*_host_key"):
         (tree / "etc/dropbear").mkdir(parents=True, exist_ok=True)
         shutil.copy2(k, tree / "etc/dropbear" / k.name)
-    guest = rootfs.Guest(m.hostname, release, tuple(load), m.model)
+    guest = rootfs.Guest(m.hostname, release, tuple(load), m.model, m.disk_mount if m.disk_mb else "", m.disk_fs)
     rootfs.write_files(tree, rootfs.files(guest, host_keys, (out / "id_ed25519.pub").read_text()))
     rootfs.cpio(tree, o["initrd"])
     say(f"initramfs {o['initrd'].stat().st_size / 1e6:.1f} MB ({len(programs)} programs and libraries)")
     _dtb(m, o, out)
+    _disk(m, o["disk"])
     _finish(out, o, digest, wanted, release, programs, img, tree, started, say)
     seconds = time.monotonic() - started
     return Built(out, o["kernel"], o["initrd"], o["dtb"], o["key"], digest[:12], True, seconds)
@@ -279,6 +281,19 @@ def _keys(out: Path) -> None:
             p = subprocess.run(["dropbearkey", "-t", kind, "-f", str(f)], capture_output=True, text=True, check=False)
             if p.returncode != 0:
                 raise BuildError(f"dropbearkey -t {kind} failed: {p.stderr.strip()} (install dropbear-bin)")
+
+
+def _disk(m: recipe.Machine, dest: Path) -> None:
+    """An empty file system image for the board's virtio-blk disk (sparse; each board process copies it)."""
+    dest.unlink(missing_ok=True)
+    with dest.open("wb") as f:
+        f.truncate(max(m.disk_mb, 1) * 1024 * 1024)
+    if not m.disk_mb:
+        return
+    p = subprocess.run(["mkfs." + m.disk_fs, "-q", "-F", "-L", "perfgate", str(dest)], capture_output=True, text=True,
+                       check=False)  # fmt: skip
+    if p.returncode != 0:
+        raise BuildError(f"mkfs.{m.disk_fs} failed: {p.stderr.strip()} (install e2fsprogs)", dest)
 
 
 def _dtb(m: recipe.Machine, o: dict[str, Path], out: Path) -> None:

@@ -51,6 +51,7 @@ def argv(
     ssh_port: int | None,
     serial_log: Path | None = None,
     dumpdtb: Path | None = None,
+    disk: Path | None = None,
 ) -> list[str]:
     """The QEMU command line. With `dumpdtb`, QEMU writes the machine's device tree and exits."""
     machine = m.machine + (f",dumpdtb={dumpdtb}" if dumpdtb else "")
@@ -73,6 +74,8 @@ def argv(
     cmd += ["-netdev", netdev]
     for d in m.devices:
         cmd += ["-device", d]
+    if disk and not dumpdtb:
+        cmd += ["-drive", f"file={disk},if=none,id=disk0,format=raw", "-device", "virtio-blk-pci,drive=disk0"]
     return cmd
 
 

@@ -27,6 +27,9 @@ class Machine:
     model: str
     hostname: str
     boot_timeout: float
+    disk_mb: int = 0  # a virtio-blk disk of this size (0: none)
+    disk_fs: str = "ext4"
+    disk_mount: str = ""
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,21 @@ def machine(lab: str = LAB) -> Machine:
         model=_get(q, "model", str, path, "qemu"),
         hostname=_get(q, "hostname", str, path, "qemu"),
         boot_timeout=_get(q, "boot_timeout", float, path, "qemu"),
+        **_disk(q, path),
     )
+
+
+def _disk(q: dict, path: Path) -> dict:
+    disk = q.get("disk")
+    if disk is None:
+        return {}
+    if not isinstance(disk, dict):
+        raise DataError("'qemu.disk' must be a mapping {size_mb, fs, mount}", path, _line_of(path, "disk"))
+    return {
+        "disk_mb": _get(disk, "size_mb", int, path, "disk"),
+        "disk_fs": _get(disk, "fs", str, path, "disk"),
+        "disk_mount": _get(disk, "mount", str, path, "disk"),
+    }
 
 
 def image(lab: str = LAB) -> Image:

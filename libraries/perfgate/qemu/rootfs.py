@@ -33,6 +33,8 @@ class Guest:
     kernel_release: str  # e.g. 6.1.0-56-arm64
     modules: tuple[str, ...]  # module names, loaded in this order
     model: str
+    disk_mount: str = ""  # where the virtio-blk disk /dev/vda is mounted ("" = no disk)
+    disk_fs: str = "ext4"
 
 
 INIT = """#!/bin/busybox sh
@@ -64,7 +66,7 @@ hostname {hostname}
 for m in {modules}; do
     insmod /lib/modules/{kernel_release}/$m.ko 2>>/var/log/modules.log || echo "rcS: cannot load $m" >&2
 done
-ip link set lo up
+{disk}ip link set lo up
 udhcpc -i eth0 -q -n -t 5 -s /usr/share/udhcpc/default.script >/var/log/udhcpc.log 2>&1 \\
     || echo "rcS: no DHCP lease on eth0" >&2
 dropbear -F -E -B -p 22 {host_keys} >/var/log/dropbear.log 2>&1 &
@@ -104,6 +106,12 @@ def files(guest: Guest, host_keys: list[str], authorized_key: str) -> dict[str, 
                 modules=" ".join(guest.modules),
                 kernel_release=guest.kernel_release,
                 host_keys=keys,
+                disk=(
+                    f"mkdir -p {guest.disk_mount} && mount -t {guest.disk_fs} /dev/vda {guest.disk_mount} "
+                    f"|| echo 'rcS: cannot mount /dev/vda on {guest.disk_mount}' >&2\n"
+                    if guest.disk_mount
+                    else ""
+                ),
             ),
             0o755,
         ),

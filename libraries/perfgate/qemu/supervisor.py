@@ -94,6 +94,12 @@ class Board:
         self.qemu_log = opts.state.with_name(f"{opts.state.stem}.qemu.log")
         for log in (self.qemu_log, *([] if opts.serial_log else [self.serial_log])):
             log.write_bytes(b"")
+        # the board's own disk: a fresh sparse copy of the built image, beside the state file
+        self.disk: Path | None = None
+        built_disk = self.built.folder / "disk.img"
+        if self.machine.disk_mb and built_disk.exists():
+            self.disk = opts.state.with_name(f"{opts.state.stem}.disk.img")
+            subprocess.run(["cp", "--sparse=always", str(built_disk), str(self.disk)], check=True)
         self.sel = selectors.DefaultSelector()
         self.serial_server = _listen()
         self.control_server = _listen()
@@ -144,6 +150,7 @@ class Board:
             serial_port=port,
             ssh_port=self.ssh_port,
             serial_log=self.serial_log,
+            disk=self.disk,
         )
         with self.qemu_log.open("a", encoding="utf-8") as log:
             log.write(f"\n# {time.strftime('%H:%M:%S')} power on: {' '.join(cmd)}\n")
@@ -324,6 +331,8 @@ class Board:
         self._drop_client()
         for s in (self.serial_server, self.control_server):
             s.close()
+        if self.disk:
+            self.disk.unlink(missing_ok=True)
         self.state.update(power="off", qemu_pid=None, stopped=time.time())
         with contextlib.suppress(OSError):
             self.save()
