@@ -52,3 +52,16 @@ def test_uboot_suites_survive_garbage_on_the_line(tmp_path):
         if status != "PASS":
             assert "not measured" in message and ("not recognised" in message or "undecodable" in message), message
     assert r["seconds"] < 120
+
+
+def test_degraded_numbers_fail_and_only_them(tmp_path):
+    """The measurement follows the board: a U-Boot read 50 % slower and an init=/bin/sh boot 40 % longer fail,
+    by about that much; their neighbours pass."""
+    faults = "degrade:*uboot_ospi*.400000.read*:50,degrade:*boot_time*init-is-bin-sh*:40"
+    r = run_gate(tmp_path, "j721e-idk-gw", ["uboot_ospi", "boot_time"], FAULTS=faults, BOOT_CYCLES="1")
+    failed = {n: m for n, (s, m) in r["tests"].items() if s == "FAIL"}
+    assert len(failed) == 2 and len(r["tests"]) == 10, r["tests"]
+    ospi = next(m for n, m in failed.items() if "Uboot Ospi.400000 · Read" in n)
+    boot = next(m for n, m in failed.items() if "init is /bin/sh" in n)
+    assert "worse than published" in ospi and ("delta -4" in ospi or "delta -5" in ospi), ospi
+    assert "worse than published" in boot and ("delta +3" in boot or "delta +4" in boot), boot
