@@ -43,8 +43,9 @@ PROFILE = {
 class ScriptedBoard(threading.Thread):
     """Talks like a TI board on the master side of a pty. `fault`: None, "panic", "uboot-hang"."""
 
-    def __init__(self, boot_seconds: float = 0.4, fault: str | None = None) -> None:
+    def __init__(self, boot_seconds: float = 0.4, fault: str | None = None, password: str = "") -> None:
         super().__init__(daemon=True)
+        self.password = password
         self.master, slave = os.openpty()
         tty.setraw(slave)
         self.path = os.ttyname(slave)
@@ -60,7 +61,7 @@ class ScriptedBoard(threading.Thread):
     def say(self, text: str) -> None:
         os.write(self.master, text.replace("\n", "\r\n").encode())
 
-    def readline(self, timeout: float = 30) -> str | None:
+    def readline(self, timeout: float = 30, echo: bool = True) -> str | None:
         end = time.monotonic() + timeout
         while b"\r" not in self.inbuf and b"\n" not in self.inbuf:
             if self.stop.is_set() or self.power.is_set() or time.monotonic() > end:
@@ -70,7 +71,7 @@ class ScriptedBoard(threading.Thread):
         assert m
         line, self.inbuf = self.inbuf[: m.start()], self.inbuf[m.end() :]
         text = line.decode()
-        self.say(text + "\n")  # echo
+        self.say((text if echo else "") + "\n")  # echo
         return text
 
     def _fill(self, wait: float) -> None:
@@ -132,9 +133,18 @@ class ScriptedBoard(threading.Thread):
             user = self.readline()
             if user is None:
                 return
-            if user.strip():
+            if not user.strip():
+                self.say("\nam62xx-evm login: ")  # getty asks again for an empty line
+                continue
+            if not self.password:
                 break
-            self.say("\nam62xx-evm login: ")  # getty asks again for an empty line
+            self.say("Password: ")
+            typed = self.readline(echo=False)
+            if typed is None:
+                return
+            if typed == self.password:
+                break
+            self.say("\nLogin incorrect\nam62xx-evm login: ")
         self.say("root@am62xx-evm:~# \x1b[6n")
         self.shell("root@am62xx-evm:~# ")
 
@@ -171,7 +181,7 @@ def make_lab(tmp_path: Path, power_file: Path, power: object = None) -> Path:
         "kind": "hardware",
         "serial": {"port": "/dev/null", "baud": 115200},
         "power": power if power is not None else {"cycle": f"touch {power_file}"},
-        "login": {"user": "root"},
+        "login": {"user": "root", "password_env": "PG_TEST_BOARD_PASSWORD"},
         "ssh": {"address": "discover", "port": 22},
         "tester": {"address": "192.168.10.1"},
     }
@@ -186,8 +196,8 @@ def rig(tmp_path, monkeypatch):
     boards: list[ScriptedBoard] = []
     consoles: list[Console] = []
 
-    def make(fault: str | None = None, power: object = None) -> tuple[Board, ScriptedBoard]:
-        sb = ScriptedBoard(fault=fault)
+    def make(fault: str | None = None, power: object = None, password: str = "") -> tuple[Board, ScriptedBoard]:
+        sb = ScriptedBoard(fault=fault, password=password)
         boards.append(sb)
         power_file = tmp_path / f"power-{len(boards)}"
         make_lab(tmp_path, power_file, power)
@@ -330,3 +340,20 @@ def test_soft_reboot_from_a_login_prompt_logs_in_and_reboots(rig):
     assert board.probe() == "shell"
     board.reboot()  # one `reboot`, one boot
     assert board.state == "shell" and sb.cycles == 3
+
+
+def test_login_with_the_password_from_the_labs_environment_variable(rig, monkeypatch):
+    monkeypatch.setenv("PG_TEST_BOARD_PASSWORD", "s3cret")
+    board, _ = rig(password="s3cret")
+    board.transition("shell")
+    assert board.state == "shell"
+    assert "s3cret" not in board.console.text()  # typed, but a board does not echo passwords
+
+
+def test_a_wrong_password_is_named_and_not_retried_forever(rig, monkeypatch):
+    monkeypatch.setenv("PG_TEST_BOARD_PASSWORD", "wrong")
+    board, sb = rig(password="s3cret")
+    started = time.monotonic()
+    with pytest.raises(BringUpError, match=r"Login incorrect.*PG_TEST_BOARD_PASSWORD"):
+        board.transition("shell")
+    assert time.monotonic() - started < 10 and sb.cycles == 2
