@@ -59,6 +59,8 @@ class _Context:
         self.lab = gate.lab
         self.repeat = gate.repeat
         self.virtual = gate.virtual
+        duration = _var("DURATION")
+        self.duration = None if duration in (None, "", "NONE") else duration  # -v DURATION: network seconds
         self.files: list[str] = []
         self.last_evidence = ""
 
@@ -82,6 +84,10 @@ class _Context:
 
     def tester(self) -> str:
         return self._gate.board_library().tester_address()
+
+    def board_address(self) -> str:
+        """The board's address as the tester sees it (learned from the console, or the lab's)."""
+        return self._gate.board_library().learn_board_address()
 
     def note(self, message: str) -> None:
         logger.info(f"{self.suite}: {message}", also_console=False)
