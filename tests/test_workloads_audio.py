@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from perfgate.datafile import merge
 from perfgate.workloads import alsa
-from perfgate.workloads.peripherals import merge
 from peripheral_board import SIM_LAB, BoardContext, board_criteria
 
 

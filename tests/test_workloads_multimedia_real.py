@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from perfgate import boards
+from perfgate.datafile import merge
 from perfgate.model import Criterion
 from perfgate.workloads import decode
-from perfgate.workloads.peripherals import merge
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not shutil.which("gst-launch-1.0"), reason="needs GStreamer")]
 

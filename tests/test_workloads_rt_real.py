@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from perfgate import boards, criteria
+from perfgate.datafile import merge
 from perfgate.workloads import rt_latency
-from perfgate.workloads.peripherals import merge
 
 pytestmark = [
     pytest.mark.slow,

@@ -59,7 +59,7 @@ class LowPower(Workload):
     suite = SUITE
 
     def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        s = settings(SUITE, profile)
+        s = settings(SUITE, profile, lab)
         if meter(lab, s) is None:
             name = (lab or {}).get("name", "the lab")
             return f"lab {name!r} has no power meter (variables/labs/{name}.yaml: power_meter)"
@@ -68,7 +68,7 @@ class LowPower(Workload):
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         """Per mode: enter it (no metric), then read the meter (one key per rail). measure() sequences them with
         the wake-up in between; the plan tells the simulated board what each command answers."""
-        s = settings(SUITE, profile)
+        s = settings(SUITE, profile, lab)
         runs: list[Run] = []
         for mode in s.get("modes") or []:
             crits = [c for c in criteria if mode_of(c, s) is mode]
@@ -85,7 +85,7 @@ class LowPower(Workload):
         return runs
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        s = settings(SUITE, ctx.profile)
+        s = settings(SUITE, ctx.profile, ctx.lab)
         out = Measurements()
         ctx.note(f"power per rail by the lab's power meter ({ctx.lab.get('power_meter')})")
         modes: dict[str, list[Criterion]] = {}
@@ -124,7 +124,7 @@ class LowPower(Workload):
         return out
 
     def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        s = settings(SUITE, profile)
+        s = settings(SUITE, profile, lab)
         for mode in s.get("modes") or []:
             if same_command(fill(mode["enter"], {**s, **mode}), command):
                 return Expected("power", {})

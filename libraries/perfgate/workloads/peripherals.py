@@ -1,19 +1,15 @@
 """What the peripheral suites (rt_latency, alsa, glmark2, gfxbench, glbenchmark, decode, display, capture, low_power)
-share: their settings (variables/workloads/<file>.yaml under the board profile's workloads.<suite>), the
-board/lab requirements that decide whether a suite or a row can run, and the normalisation of the guides' text.
+share: their settings (variables/workloads/<file>.yaml under the board profile's and the lab's workloads.<suite>),
+the board/lab requirements that decide whether a suite or a row can run and the normalisation of the guides' text.
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
-from pathlib import Path
 
-import yaml
-
-from perfgate import paths
 from perfgate.errors import DataError
 from perfgate.model import Criterion
+from perfgate.workloads.settings import settings as shared_settings
 
 FILES = {
     "rt_latency": "rt", "alsa": "audio", "glmark2": "graphics", "gfxbench": "graphics", "glbenchmark": "graphics",
@@ -21,43 +17,10 @@ FILES = {
 }  # fmt: skip
 
 
-@cache
-def _file(name: str, mtime: float) -> dict:
-    path = paths.variables() / "workloads" / f"{name}.yaml"
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None
-    if not isinstance(data, dict):
-        raise DataError("a workload file must be a mapping of suite names to settings", path, 1)
-    return data
-
-
-def data_path(suite: str) -> Path:
-    return paths.variables() / "workloads" / f"{FILES[suite]}.yaml"
-
-
-def merge(base: object, over: object) -> object:
-    if isinstance(base, dict) and isinstance(over, dict):
-        out = dict(base)
-        for k, v in over.items():
-            out[k] = merge(base.get(k), v)
-        return out
-    return over if over is not None else base
-
-
-def settings(suite: str, profile: dict) -> dict:
-    """The suite's defaults (variables/workloads/<file>.yaml) with the board profile's workloads.<suite> over them."""
-    path = data_path(suite)
-    mtime = path.stat().st_mtime if path.exists() else 0.0
-    if not path.exists():
-        raise DataError(f"no workload settings file for suite {suite}", path)
-    base = _file(FILES[suite], mtime).get(suite)
-    if not isinstance(base, dict):
-        raise DataError(f"no `{suite}:` mapping", path)
-    over = ((profile or {}).get("workloads") or {}).get(suite) or {}
-    return merge(base, over)  # type: ignore[return-value]
+def settings(suite: str, profile: dict, lab: dict | None = None) -> dict:
+    """The suite's settings: variables/workloads/<file>.yaml, then the board profile's and the lab's
+    workloads.<suite> on top (perfgate.workloads.settings)."""
+    return shared_settings(FILES[suite], suite, profile, lab)
 
 
 def missing(requires: dict | None, profile: dict, lab: dict, what: str = "") -> str | None:
@@ -107,3 +70,4 @@ def number(text: str) -> str:
     except ValueError:
         return text
     return str(int(f)) if f.is_integer() else text
+

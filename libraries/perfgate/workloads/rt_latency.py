@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, same_command
+from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, run_all, same_command
 from perfgate.workloads.peripherals import clean, fill, missing, settings
 
 SUITE = "rt_latency"
@@ -71,7 +71,7 @@ class RtLatency(Workload):
 
     def plan_with_skips(self, criteria: list[Criterion], profile: dict, lab: dict,
                         tester: str = "{tester}") -> tuple[list[Run], dict[str, str]]:  # fmt: skip
-        s = settings(SUITE, profile)
+        s = settings(SUITE, profile, lab)
         runs: dict[str, Run] = {}
         reasons: dict[str, str] = {}  # use case -> why it cannot run here
         skipped: dict[str, str] = {}  # criterion id -> that reason
@@ -95,16 +95,16 @@ class RtLatency(Workload):
         return self.plan_with_skips(criteria, profile, lab, tester)[0]
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        tester = ctx.tester() if any(_needs_tester(c, ctx.profile) for c in criteria) else "127.0.0.1"
+        tester = ctx.tester() if any(_needs_tester(c, ctx.profile, ctx.lab) for c in criteria) else "127.0.0.1"
         runs, skipped = self.plan_with_skips(criteria, ctx.profile, ctx.lab, tester)
-        s = settings(SUITE, ctx.profile)
+        s = settings(SUITE, ctx.profile, ctx.lab)
         o, uc = s["osadl"], s["use_cases"]
         if any(r.label == "cyclictest-osadl" for r in runs):
             ctx.note(f"OSADL test with {o.get('loops')} loops (the guide: {o.get('guide_loops')}), by cyclictest")
         if any(r.label != "cyclictest-osadl" for r in runs):
             ctx.note(f"shielded use cases run {uc.get('duration')} each (the guide: {uc.get('guide_duration')}), "
                      "by cyclictest")  # fmt: skip
-        out = _Planned(runs).measure(criteria, ctx)
+        out = run_all(runs, ctx)
         out.skipped.update(skipped)
         return out
 
@@ -118,11 +118,11 @@ class RtLatency(Workload):
         return None
 
 
-def _needs_tester(c: Criterion, profile: dict) -> bool:
+def _needs_tester(c: Criterion, profile: dict, lab: dict) -> bool:
     name = use_case(c)
     if not name:
         return False
-    load = (settings(SUITE, profile)["use_cases"].get("loads") or {}).get(name) or {}
+    load = (settings(SUITE, profile, lab)["use_cases"].get("loads") or {}).get(name) or {}
     return "{tester}" in str(load.get("load", ""))
 
 
@@ -132,16 +132,6 @@ def _seconds(text: str) -> float:
     if text and text[-1] in units:
         return float(text[:-1]) * units[text[-1]]
     return float(text)
-
-
-class _Planned(Workload):
-    """Workload.measure's loop (run, parse, record per key) over runs planned with the tester's address."""
-
-    def __init__(self, runs: list[Run]) -> None:
-        self.runs = runs
-
-    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        return self.runs
 
 
 WORKLOAD = RtLatency()
