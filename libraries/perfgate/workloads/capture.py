@@ -7,10 +7,8 @@ from __future__ import annotations
 import re
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
-from perfgate.workloads.peripherals import fill, missing, settings
+from perfgate.workloads.peripherals import RowWorkload
 
-SUITE = "capture"
 SIZE = re.compile(r"(\d+)x(\d+)")
 FOURCC = re.compile(r"\b([A-Za-z0-9]{4})\b")
 
@@ -25,33 +23,21 @@ def format_of(c: Criterion) -> tuple[str, str, str] | None:
     return size[1], size[2], fourcc.upper()
 
 
-class Capture(Workload):
-    suite = SUITE
+class Capture(RowWorkload):
+    suite = "capture"
+    tool = "v4l2"
+    timeout = 120
+    note = "sensor capture fps by v4l2-ctl --stream-mmap"
 
-    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        return missing(settings(SUITE, profile).get("requires"), profile, lab)
+    def params(self, c: Criterion, s: dict) -> dict[str, str] | None:
+        f = format_of(c)
+        return {"width": f[0], "height": f[1], "format": f[2]} if f else None
 
-    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        s = settings(SUITE, profile)
-        runs: dict[str, Run] = {}
-        for c in criteria:
-            f = format_of(c)
-            if f is None:
-                continue
-            cmd = fill(s["command"], {**s, "width": f[0], "height": f[1], "format": f[2]})
-            if cmd not in runs:
-                label = f"v4l2-{f[0]}x{f[1]}-{f[2].lower()}"
-                runs[cmd] = Run("v4l2", cmd, timeout=float(s.get("timeout", 120)), label=label)
-            runs[cmd].keys.setdefault("fps", []).append(c.id)
-        return list(runs.values())
+    def unmapped(self, c: Criterion, s: dict) -> str:
+        return f"row {c.row!r} names no <width>x<height> and pixel format"
 
-    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        ctx.note("sensor capture fps by v4l2-ctl --stream-mmap")
-        out = super().measure(criteria, ctx)
-        for c in criteria:
-            if format_of(c) is None:
-                out.missing[c.id] = f"row {c.row!r} names no <width>x<height> and pixel format"
-        return out
+    def label(self, c: Criterion, p: dict[str, str]) -> str:
+        return f"v4l2-{p['width']}x{p['height']}-{p['format'].lower()}"
 
 
 WORKLOAD = Capture()

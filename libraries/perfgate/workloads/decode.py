@@ -11,10 +11,8 @@ from __future__ import annotations
 import re
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
-from perfgate.workloads.peripherals import clean, fill, missing, settings
+from perfgate.workloads.peripherals import RowWorkload, clean, fill
 
-SUITE = "decode"
 TABLE = re.compile(r"([\w.-]+)\s+in\s+(\w+)\s+container", re.I)  # "<codec> in <container> Container"
 
 
@@ -32,39 +30,31 @@ def _stream(c: Criterion, s: dict) -> dict | None:
     return entry if isinstance(entry, dict) and entry.get("file") and entry.get("frames") else None
 
 
-class Decode(Workload):
-    suite = SUITE
+class Decode(RowWorkload):
+    suite = "decode"
+    tool = "gstreamer"
+    timeout = 600
+    note = "decode fps = the stream's frames / gst-launch-1.0's execution time (playbin to kmssink)"
 
-    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        return missing(settings(SUITE, profile).get("requires"), profile, lab)
+    def params(self, c: Criterion, s: dict) -> dict[str, str] | None:
+        st = _stream(c, s)
+        if st is None:
+            return None
+        path = f"{s.get('streams_dir', '').rstrip('/')}/{st['file']}" if s.get("streams_dir") else st["file"]
+        return {"path": path, "frames": str(int(st["frames"]))}
 
-    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        s = settings(SUITE, profile)
-        runs: dict[str, Run] = {}
-        for c in criteria:
-            st = _stream(c, s)
-            if st is None:
-                continue
-            path = f"{s.get('streams_dir', '').rstrip('/')}/{st['file']}" if s.get("streams_dir") else st["file"]
-            # the frame count rides in the environment, so the evidence says it and the parser computes fps
-            cmd = f"STREAM_FRAMES={int(st['frames'])} " + fill(s["command"], {**s, "path": path})
-            if cmd not in runs:
-                label = "gst-" + re.sub(r"[^a-z0-9]+", "-", stream_key(c) or "stream").strip("-")
-                runs[cmd] = Run("gstreamer", cmd, timeout=float(s.get("timeout", 600)), label=label)
-            runs[cmd].keys.setdefault("fps", []).append(c.id)
-        return list(runs.values())
+    def command(self, s: dict, p: dict[str, str]) -> str:
+        # the frame count rides in the environment, so the evidence says it and the parser computes fps
+        return f"STREAM_FRAMES={p['frames']} " + fill(s["command"], {**s, "path": p["path"]})
 
-    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        ctx.note("decode fps = the stream's frames / gst-launch-1.0's execution time (playbin to kmssink)")
-        out = super().measure(criteria, ctx)
-        s = settings(SUITE, ctx.profile)
-        for c in criteria:
-            if _stream(c, s) is None:
-                out.missing[c.id] = (
-                    f"no stream for {stream_key(c) or c.table!r} with file and frames "
-                    "(variables/workloads/multimedia.yaml: decode.streams)"
-                )
-        return out
+    def unmapped(self, c: Criterion, s: dict) -> str:
+        return (
+            f"no stream for {stream_key(c) or c.table!r} with file and frames "
+            "(variables/workloads/multimedia.yaml: decode.streams)"
+        )
+
+    def label(self, c: Criterion, p: dict[str, str]) -> str:
+        return "gst-" + re.sub(r"[^a-z0-9]+", "-", stream_key(c) or "stream").strip("-")
 
 
 WORKLOAD = Decode()

@@ -7,10 +7,8 @@ from __future__ import annotations
 import re
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
-from perfgate.workloads.peripherals import clean, fill, missing, settings
+from perfgate.workloads.peripherals import RowWorkload, clean, fill
 
-SUITE = "display"
 MODE = re.compile(r"(\d+x\d+)(?:@([\d.]+))?")
 
 
@@ -28,37 +26,23 @@ def mode(c: Criterion) -> str | None:
     return f"{m[1]}-{m[2]}" if m[2] else m[1]
 
 
-class Display(Workload):
-    suite = SUITE
+class Display(RowWorkload):
+    suite = "display"
+    tool = "modetest"
+    timeout = 60
+    note = "display refresh rates by modetest -v -s (mean of its freq lines)"
 
-    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        return missing(settings(SUITE, profile).get("requires"), profile, lab)
+    def params(self, c: Criterion, s: dict) -> dict[str, str] | None:
+        conn, m = connector(c, s), mode(c)
+        return {"connector": conn, "mode": m} if conn is not None and m is not None else None
 
-    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        s = settings(SUITE, profile)
-        runs: dict[str, Run] = {}
-        for c in criteria:
-            conn, m = connector(c, s), mode(c)
-            if conn is None or m is None:
-                continue
-            cmd = fill(s["command"], {**s, "connector": conn, "mode": m})
-            if cmd not in runs:
-                runs[cmd] = Run("modetest", cmd, timeout=float(s.get("timeout", 60)), label=f"modetest-{conn}-{m}")
-            runs[cmd].keys.setdefault("fps", []).append(c.id)
-        return list(runs.values())
+    def unmapped(self, c: Criterion, s: dict) -> str:
+        if connector(c, s) is None:
+            return f"no connector for table {c.table!r} (variables/workloads/multimedia.yaml: display.connectors)"
+        return f"row {c.row!r} is not a <width>x<height>@<refresh> mode"
 
-    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        ctx.note("display refresh rates by modetest -v -s (mean of its freq lines)")
-        out = super().measure(criteria, ctx)
-        s = settings(SUITE, ctx.profile)
-        for c in criteria:
-            if connector(c, s) is None:
-                out.missing[c.id] = (
-                    f"no connector for table {c.table!r} (variables/workloads/multimedia.yaml: display.connectors)"
-                )
-            elif mode(c) is None:
-                out.missing[c.id] = f"row {c.row!r} is not a <width>x<height>@<refresh> mode"
-        return out
+    def label(self, c: Criterion, p: dict[str, str]) -> str:
+        return f"modetest-{p['connector']}-{p['mode']}"
 
 
 WORKLOAD = Display()

@@ -4,10 +4,7 @@ being the row's last word; the command is data (variables/workloads/graphics.yam
 from __future__ import annotations
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
-from perfgate.workloads.peripherals import clean, fill, missing, settings
-
-SUITE = "gfxbench"
+from perfgate.workloads.peripherals import RowWorkload, clean
 
 
 def metric_key(c: Criterion) -> str:
@@ -19,26 +16,20 @@ def test_id(c: Criterion) -> str:
     return words[-1] if words else c.row
 
 
-class GfxBench(Workload):
-    suite = SUITE
+class GfxBench(RowWorkload):
+    suite = "gfxbench"
+    tool = "gfxbench"
+    timeout = 1800
+    note = "GFXBench scores and fps by GFXBench's test framework, one run per test id"
 
-    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        return missing(settings(SUITE, profile).get("requires"), profile, lab)
+    def params(self, c: Criterion, s: dict) -> dict[str, str] | None:
+        return {"test_id": test_id(c)}
 
-    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        s = settings(SUITE, profile)
-        runs: dict[str, Run] = {}
-        for c in criteria:
-            tid = test_id(c)
-            if tid not in runs:
-                cmd = fill(s["command"], {**s, "test_id": tid})
-                runs[tid] = Run("gfxbench", cmd, timeout=float(s.get("timeout", 1800)), label=f"gfxbench-{tid}")
-            runs[tid].keys.setdefault(metric_key(c), []).append(c.id)
-        return list(runs.values())
+    def key(self, c: Criterion) -> str:
+        return metric_key(c)
 
-    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        ctx.note("GFXBench scores and fps by GFXBench's test framework, one run per test id")
-        return super().measure(criteria, ctx)
+    def label(self, c: Criterion, p: dict[str, str]) -> str:
+        return f"gfxbench-{p['test_id']}"
 
 
 WORKLOAD = GfxBench()

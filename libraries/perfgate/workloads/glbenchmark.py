@@ -6,10 +6,7 @@ from __future__ import annotations
 import re
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
-from perfgate.workloads.peripherals import clean, context, fill, missing, number, settings
-
-SUITE = "glbenchmark"
+from perfgate.workloads.peripherals import RowWorkload, clean, context, number
 
 
 def metric_key(c: Criterion) -> str:
@@ -29,32 +26,24 @@ def test_number(c: Criterion) -> str | None:
     return m.group(1) if m else None
 
 
-class GlBenchmark(Workload):
-    suite = SUITE
+class GlBenchmark(RowWorkload):
+    suite = "glbenchmark"
+    tool = "glbenchmark"
+    timeout = 1800
+    note = "GLBenchmark 2.5 by GLBenchmark, one run per test number"
 
-    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        return missing(settings(SUITE, profile).get("requires"), profile, lab)
+    def params(self, c: Criterion, s: dict) -> dict[str, str] | None:
+        n = test_number(c)
+        return {"test_number": n} if n is not None else None
 
-    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        s = settings(SUITE, profile)
-        runs: dict[str, Run] = {}
-        for c in criteria:
-            n = test_number(c)
-            if n is None:
-                continue
-            if n not in runs:
-                cmd = fill(s["command"], {**s, "test_number": n})
-                runs[n] = Run("glbenchmark", cmd, timeout=float(s.get("timeout", 1800)), label=f"glbenchmark-{n}")
-            runs[n].keys.setdefault(metric_key(c), []).append(c.id)
-        return list(runs.values())
+    def unmapped(self, c: Criterion, s: dict) -> str:
+        return f"row {c.row!r} has no Test Number (context {c.context!r})"
 
-    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        ctx.note("GLBenchmark 2.5 by GLBenchmark, one run per test number")
-        out = super().measure(criteria, ctx)
-        for c in criteria:
-            if test_number(c) is None:
-                out.missing[c.id] = f"row {c.row!r} has no Test Number (context {c.context!r})"
-        return out
+    def key(self, c: Criterion) -> str:
+        return metric_key(c)
+
+    def label(self, c: Criterion, p: dict[str, str]) -> str:
+        return f"glbenchmark-{p['test_number']}"
 
 
 WORKLOAD = GlBenchmark()

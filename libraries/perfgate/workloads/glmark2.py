@@ -6,10 +6,7 @@ from __future__ import annotations
 import re
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
-from perfgate.workloads.peripherals import clean, missing, settings
-
-SUITE = "glmark2"
+from perfgate.workloads.peripherals import RowWorkload, clean
 
 
 def command_for(c: Criterion, s: dict) -> str | None:
@@ -20,35 +17,27 @@ def command_for(c: Criterion, s: dict) -> str | None:
     return None
 
 
-class Glmark2(Workload):
-    suite = SUITE
+class Glmark2(RowWorkload):
+    suite = "glmark2"
+    tool = "glmark2"
+    timeout = 1800
+    note = "Glmark2 scores by glmark2"
 
-    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        return missing(settings(SUITE, profile).get("requires"), profile, lab)
+    def params(self, c: Criterion, s: dict) -> dict[str, str] | None:
+        cmd = command_for(c, s)
+        return {"command": cmd} if cmd is not None else None
 
-    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        s = settings(SUITE, profile)
-        runs: dict[str, Run] = {}
-        for c in criteria:
-            cmd = command_for(c, s)
-            if cmd is None:
-                continue
-            if cmd not in runs:
-                label = "glmark2-" + re.sub(r"[^a-z0-9]+", "-", clean(c.row)).strip("-")
-                runs[cmd] = Run("glmark2", cmd, timeout=float(s.get("timeout", 1800)), label=label)
-            runs[cmd].keys.setdefault("score", []).append(c.id)
-        return list(runs.values())
+    def command(self, s: dict, p: dict[str, str]) -> str:
+        return p["command"]  # the row's own command, as written in the settings
 
-    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        ctx.note("Glmark2 scores by glmark2")
-        out: Measurements = super().measure(criteria, ctx)
-        s = settings(SUITE, ctx.profile)
-        for c in criteria:
-            if command_for(c, s) is None:
-                out.missing[c.id] = (
-                    f"no glmark2 command for row {c.row!r} (variables/workloads/graphics.yaml: glmark2.rows)"
-                )
-        return out
+    def unmapped(self, c: Criterion, s: dict) -> str:
+        return f"no glmark2 command for row {c.row!r} (variables/workloads/graphics.yaml: glmark2.rows)"
+
+    def key(self, c: Criterion) -> str:
+        return "score"
+
+    def label(self, c: Criterion, p: dict[str, str]) -> str:
+        return "glmark2-" + re.sub(r"[^a-z0-9]+", "-", clean(c.row)).strip("-")
 
 
 WORKLOAD = Glmark2()

@@ -1,6 +1,7 @@
 """What the peripheral suites (rt_latency, alsa, glmark2, gfxbench, glbenchmark, decode, display, capture, low_power)
 share: their settings (variables/workloads/<file>.yaml under the board profile's and the lab's workloads.<suite>),
-the board/lab requirements that decide whether a suite or a row can run and the normalisation of the guides' text.
+the board/lab requirements that decide whether a suite or a row can run, the normalisation of the guides' text, and
+`RowWorkload`: one command per distinct set of parameters a criterion's row or table maps to.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import re
 
 from perfgate.errors import DataError
 from perfgate.model import Criterion
+from perfgate.workloads.base import Context, Measurements, Run, Workload
 from perfgate.workloads.settings import settings as shared_settings
 
 FILES = {
@@ -71,3 +73,59 @@ def number(text: str) -> str:
         return text
     return str(int(f)) if f.is_integer() else text
 
+
+class RowWorkload(Workload):
+    """A suite whose criteria map, row by row, to the parameters of one command template (the settings'
+    `command`); criteria with the same command share one run. Subclasses give what differs: the parser (`tool`),
+    how a criterion maps to parameters (`params`, None when it cannot, and why: `unmapped`), the parser key a
+    criterion reads (`key`), the run's label, and the note saying how the suite measures."""
+
+    tool: str = ""
+    timeout: float = 600.0  # seconds, when the settings give no `timeout`
+    note: str = ""
+
+    def params(self, c: Criterion, s: dict) -> dict[str, str] | None:
+        raise NotImplementedError
+
+    def unmapped(self, c: Criterion, s: dict) -> str:
+        return f"row {c.row!r} maps to no {self.tool} command"
+
+    def key(self, c: Criterion) -> str:
+        return "fps"
+
+    def label(self, c: Criterion, params: dict[str, str]) -> str:
+        return self.tool
+
+    def command(self, s: dict, params: dict[str, str]) -> str:
+        return fill(s["command"], {**s, **params})
+
+    def run_timeout(self, s: dict, params: dict[str, str]) -> float:
+        return float(s.get("timeout", self.timeout))
+
+    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        return missing(settings(self.suite, profile, lab).get("requires"), profile, lab)
+
+    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
+        s = settings(self.suite, profile, lab)
+        runs: dict[str, Run] = {}
+        for c in criteria:
+            p = self.params(c, s)
+            if p is None:
+                continue
+            cmd = self.command(s, p)
+            if cmd not in runs:
+                runs[cmd] = Run(self.tool, cmd, timeout=self.run_timeout(s, p), label=self.label(c, p))
+            runs[cmd].keys.setdefault(self.key(c), []).append(c.id)
+        return list(runs.values())
+
+    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
+        s = settings(self.suite, ctx.profile, ctx.lab)
+        ctx.note(self.note_for(s))
+        out = super().measure(criteria, ctx)
+        for c in criteria:
+            if self.params(c, s) is None:
+                out.missing[c.id] = self.unmapped(c, s)
+        return out
+
+    def note_for(self, s: dict) -> str:
+        return self.note
