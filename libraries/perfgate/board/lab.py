@@ -59,8 +59,10 @@ class Lab:
     def banner(self) -> str:
         if self.kind == "sim":
             return f"LAB={self.name}: simulated board, not hardware"
+        if self.virtual and self.kind == "qemu":
+            return f"LAB={self.name}: QEMU virtual board, not hardware"
         if self.virtual:
-            return f"LAB={self.name}: {self.kind} virtual board, not hardware"
+            return f"LAB={self.name}: virtual board (the lab says so), not hardware"
         return f"LAB={self.name}: hardware lab ({self.data.get('description') or self.path.name})"
 
     def error(self, message: str, *key: str | int) -> DataError:
