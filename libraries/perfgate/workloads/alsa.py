@@ -7,10 +7,7 @@ from __future__ import annotations
 import re
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
-from perfgate.workloads.peripherals import clean, fill, missing, number, settings
-
-SUITE = "alsa"
+from perfgate.workloads.peripherals import RowWorkload, clean, fill, number
 
 
 def metric_key(c: Criterion) -> str:
@@ -30,41 +27,43 @@ def rate(c: Criterion) -> str:
     return number(m.group(0)) if m else c.row
 
 
-class Alsa(Workload):
-    suite = SUITE
+class Alsa(RowWorkload):
+    suite = "alsa"
+    tool = "alsa"
 
-    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
-        return missing(settings(SUITE, profile).get("requires"), profile, lab)
+    def params(self, c: Criterion, s: dict) -> dict[str, str] | None:
+        d = direction(c, s)
+        if d is None or d not in _templates(s):
+            return None
+        return {"direction": d, "rate": rate(c)}
 
-    def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        s = settings(SUITE, profile)
-        method = s.get("method", "ltp-ddt")
-        templates = s.get(method) or {}
-        runs: dict[tuple[str, str], Run] = {}
-        for c in criteria:
-            d = direction(c, s)
-            if d is None or d not in templates:
-                continue
-            r = rate(c)
-            key = (d, r)
-            if key not in runs:
-                seconds = int(s.get("seconds", 10))
-                values = {**s, "rate": r, "seconds": seconds, "frames": int(r) * seconds if r.isdigit() else 0}
-                runs[key] = Run("alsa", fill(templates[d], values), timeout=seconds * 3 + 60, label=f"alsa-{d}-{r}")
-            runs[key].keys.setdefault(metric_key(c), []).append(c.id)
-        return list(runs.values())
+    def command(self, s: dict, p: dict[str, str]) -> str:
+        seconds = _seconds(s)
+        frames = int(p["rate"]) * seconds if p["rate"].isdigit() else 0
+        return fill(_templates(s)[p["direction"]], {**s, "rate": p["rate"], "seconds": seconds, "frames": frames})
 
-    def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        s = settings(SUITE, ctx.profile)
-        ctx.note(f"ALSA throughput and CPU load by {s.get('method', 'ltp-ddt')} ({s.get('seconds')} s per rate)")
-        out = super().measure(criteria, ctx)
-        planned = {cid for run in self.plan(criteria, ctx.profile, ctx.lab) for ids in run.keys.values() for cid in ids}
-        for c in criteria:
-            if c.id not in planned:
-                out.missing[c.id] = (
-                    f"table {c.table!r} is neither capture nor playback (variables/workloads/audio.yaml: alsa.tables)"
-                )
-        return out
+    def run_timeout(self, s: dict, p: dict[str, str]) -> float:
+        return _seconds(s) * 3 + 60
+
+    def unmapped(self, c: Criterion, s: dict) -> str:
+        return f"table {c.table!r} is neither capture nor playback (variables/workloads/audio.yaml: alsa.tables)"
+
+    def key(self, c: Criterion) -> str:
+        return metric_key(c)
+
+    def label(self, c: Criterion, p: dict[str, str]) -> str:
+        return f"alsa-{p['direction']}-{p['rate']}"
+
+    def note_for(self, s: dict) -> str:
+        return f"ALSA throughput and CPU load by {s.get('method', 'ltp-ddt')} ({s.get('seconds')} s per rate)"
+
+
+def _templates(s: dict) -> dict:
+    return s.get(s.get("method", "ltp-ddt")) or {}
+
+
+def _seconds(s: dict) -> int:
+    return int(s.get("seconds", 10))
 
 
 WORKLOAD = Alsa()
