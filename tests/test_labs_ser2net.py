@@ -5,7 +5,6 @@ address discovered on the console, SSH to it. Nothing of the sim lab's launcher 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -29,7 +28,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_board_behind_ser2net_with_external_power(tmp_path):
+def test_board_behind_ser2net_with_external_power(tmp_path, monkeypatch):
+    monkeypatch.delenv("PERFGATE_BOARD_PASSWORD", raising=False)
     state = tmp_path / "board.json"
     sim = subprocess.Popen([sys.executable, "-m", "perfgate", "sim", "--board", "am62xx_lp_sk", "--state", str(state),
                             "--seed", "3"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
@@ -64,10 +64,7 @@ def test_board_behind_ser2net_with_external_power(tmp_path):
         }
         lab_file = tmp_path / "bench.yaml"
         lab_file.write_text(yaml.safe_dump(lab), encoding="utf-8")
-        env_before = os.environ.pop("PERFGATE_BOARD_PASSWORD", None)
         r = run_gate(tmp_path, "am62xx_lp_sk", ["uboot_mmcsd", "uboot_emmc", "dhrystone"], LAB=str(lab_file))
-        if env_before is not None:
-            os.environ["PERFGATE_BOARD_PASSWORD"] = env_before
         mmcsd = r["suites"]["Uboot Mmcsd"]
         assert len(mmcsd) == 6
         for name in mmcsd:
