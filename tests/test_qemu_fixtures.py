@@ -57,3 +57,14 @@ def test_cyclictest_under_stress_ng():
     assert m["histogram overflows"] == 5619.0
     idle = parse("cyclictest", text("cyclictest", "idle-summary.txt"))
     assert idle["max latency (us)"] == 16341.0
+
+
+def test_the_gates_own_evidence_from_the_board():
+    boot = parse("boot", text("boot", "gate-boot-time-3-cycles.txt"), "boot-time default")
+    assert boot["cycles"] == 3.0 and 4.8 < boot["boot time (sec)"] < 5.0
+    fio = parse("fio", text("fio", "gate-ext4-virtio-write-read-1m.txt"))
+    assert fio["mmcsd-ext4-1m-read: read throughput (MB/s)"] == pytest.approx(720.293309)
+    osadl = parse("cyclictest", text("cyclictest", "gate-osadl-l50000.txt"))
+    assert (osadl["samples"], osadl["max latency (us)"]) == (50000.0, 11952.0)
+    bidir = parse("iperf3", text("iperf3", "gate-tcp-bidir-json.json"), "iperf3 -c 10.0.2.2 -p 5201 -t 5 --bidir -J")
+    assert bidir["send throughput (Mbits/sec)"] > 0 and bidir["cpu load (%)"] > 0
