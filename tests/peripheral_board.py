@@ -1,11 +1,14 @@
-"""A test Context for the peripheral workloads: it answers each command the way the simulated board does (the
-workload's expected() picks the tool and the published values, the tool's render() prints the output), and keeps
-every command it was sent. Optionally degrades one criterion's published value before answering."""
+"""Test Contexts for the peripheral workloads. BoardContext answers each command the way the simulated board does
+(the workload's expected() picks the tool and the published values, the tool's render() prints the output), and
+keeps every command it was sent; it optionally degrades one criterion's published value before answering.
+HostContext runs each command for real in this host's shell and keeps commands and outputs."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
+import subprocess
+from dataclasses import dataclass, field
 
 from perfgate import boards, criteria
 from perfgate.model import Criterion
@@ -36,6 +39,30 @@ class BoardContext:
         if e is None:
             raise AssertionError(f"the simulated board would not know {command!r}")
         return render(e.tool, command, e.values, self.rng)
+
+    def tester(self) -> str:
+        return "127.0.0.1"
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+
+@dataclass
+class HostContext:
+    board: str
+    profile: dict
+    lab: dict
+    repeat: int = 1
+    virtual: bool = False
+    commands: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+        self.commands.append(command)
+        p = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=timeout, check=False)
+        self.outputs.append(p.stdout + p.stderr)
+        return p.stdout + p.stderr
 
     def tester(self) -> str:
         return "127.0.0.1"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -15,30 +14,9 @@ from perfgate import boards
 from perfgate.datafile import merge
 from perfgate.model import Criterion
 from perfgate.workloads import decode
+from peripheral_board import HostContext
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not shutil.which("gst-launch-1.0"), reason="needs GStreamer")]
-
-
-@dataclass
-class HostContext:
-    board: str
-    profile: dict
-    lab: dict
-    repeat: int = 1
-    virtual: bool = False
-    commands: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
-        self.commands.append(command)
-        p = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=timeout, check=False)
-        return p.stdout + p.stderr
-
-    def tester(self) -> str:
-        return "127.0.0.1"
-
-    def note(self, message: str) -> None:
-        self.notes.append(message)
 
 
 def test_playbin_decode_fps(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -15,34 +14,13 @@ import pytest
 from perfgate import boards, criteria
 from perfgate.datafile import merge
 from perfgate.workloads import rt_latency
+from peripheral_board import HostContext
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not shutil.which("cyclictest") or os.geteuid() != 0, reason="needs rt-tests, as root"),
 ]
 LAB = {"name": "localhost", "has": ["ethernet"], "tester": {"address": "127.0.0.1"}}
-
-
-@dataclass
-class HostContext:
-    board: str
-    profile: dict
-    lab: dict
-    repeat: int = 1
-    virtual: bool = False
-    outputs: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
-        p = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=timeout, check=False)
-        self.outputs.append(p.stdout + p.stderr)
-        return p.stdout + p.stderr
-
-    def tester(self) -> str:
-        return "127.0.0.1"
-
-    def note(self, message: str) -> None:
-        self.notes.append(message)
 
 
 def profile(**rt: object) -> dict:
