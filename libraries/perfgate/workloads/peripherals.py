@@ -76,9 +76,10 @@ def number(text: str) -> str:
 
 class RowWorkload(Workload):
     """A suite whose criteria map, row by row, to the parameters of one command template (the settings'
-    `command`); criteria with the same command share one run. Subclasses give what differs: the parser (`tool`),
-    how a criterion maps to parameters (`params`, None when it cannot, and why: `unmapped`), the parser key a
-    criterion reads (`key`), the run's label, and the note saying how the suite measures."""
+    `command`); criteria with the same command share one run, and a criterion that maps to none is not measured,
+    with the reason. Subclasses give what differs: the parser (`tool`), how a criterion maps to parameters
+    (`params`, None when it cannot; `unmapped` says why), the parser key it reads (`key`), the run's `label`, and
+    the `note` saying how the suite measures; `command`, `run_timeout` and `note_for` where those are not plain."""
 
     tool: str = ""
     timeout: float = 600.0  # seconds, when the settings give no `timeout`
@@ -101,6 +102,9 @@ class RowWorkload(Workload):
 
     def run_timeout(self, s: dict, params: dict[str, str]) -> float:
         return float(s.get("timeout", self.timeout))
+
+    def note_for(self, s: dict) -> str:
+        return self.note
 
     def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
         return missing(settings(self.suite, profile, lab).get("requires"), profile, lab)
@@ -126,6 +130,3 @@ class RowWorkload(Workload):
             if self.params(c, s) is None:
                 out.missing[c.id] = self.unmapped(c, s)
         return out
-
-    def note_for(self, s: dict) -> str:
-        return self.note
