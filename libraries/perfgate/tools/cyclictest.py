@@ -231,16 +231,19 @@ def _thread_sample(
     sd = max(0.5, (mean - low) * 0.5)
     for _ in range(n - 2):
         samples.append(min(peak, max(low, round(rng.gauss(mean, sd)))))
-    target = round(mean * n)
+    diff = round(mean * n) - sum(samples)
+    while diff and n > 2:  # move samples (not the two extremes) in bulk until the mean is the target
+        moved = False
+        share = max(1, abs(diff) // (n - 2))
+        for j in range(2, n):
+            step = min(share, abs(diff)) * (1 if diff > 0 else -1)
+            if step and low <= samples[j] + step <= peak:
+                samples[j] += step
+                diff -= step
+                moved = True
+        if not moved:
+            break
     total = sum(samples)
-    i = 2
-    while total != target and i < 10 * n:  # nudge samples (not the two extremes) until the mean is the target
-        j = 2 + i % (n - 2) if n > 2 else 0
-        step = 1 if total < target else -1
-        if n > 2 and low <= samples[j] + step <= peak:
-            samples[j] += step
-            total += step
-        i += 1
     counts: dict[int, int] = {}
     for v in samples:
         counts[v] = counts.get(v, 0) + 1
