@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from perfgate import paths
+from perfgate.datafile import load_mapping, merge
 from perfgate.errors import DataError
 
 DEFAULT_LAB = "sim"
@@ -89,24 +90,19 @@ def lab_path(name: str) -> Path:
 def load(name: str | None, board: str) -> Lab:
     name = (name or "").strip() or DEFAULT_LAB
     path = lab_path(name)
-    text = path.read_text(encoding="utf-8")
-    try:
-        node = yaml.compose(text)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None
+    what = "a mapping of keys (name, kind, serial, power, ...)"
+    data = load_mapping(path, what)  # YAML errors name the file and line
+    node = yaml.compose(path.read_text(encoding="utf-8"))  # valid YAML by now: only the lines of the keys
+    if node is None:
+        raise DataError(f"a lab file must be {what}", path, 1)
     lines: dict[tuple, int] = {}
-    if node is not None:
-        _collect_lines(node, (), lines)
-    if not isinstance(data, dict):
-        raise DataError("a lab file must be a mapping of keys (name, kind, serial, power, ...)", path, 1)
+    _collect_lines(node, (), lines)
     lab = Lab(name=str(data.get("name") or path.stem), path=path, data=_normalise(data), lines=lines)
     validate(lab)
     overrides = (lab.data.get("boards") or {}).get(board) or {}
     for key, value in overrides.items():
-        if key in LAB_KEYS:
-            lab.data[key] = _merge(lab.data.get(key), value)
+        if key in LAB_KEYS:  # a board's `key: null` clears the lab's key; deeper, null keeps the lab's value
+            lab.data[key] = None if value is None else merge(lab.data.get(key), value)
         else:
             lab.profile_overrides[key] = value
     if overrides:
@@ -122,15 +118,6 @@ def _normalise(data: dict) -> dict:
             ({True: "on", False: "off"}.get(k, k) if isinstance(k, bool) else k): v for k, v in power.items()
         }
     return data
-
-
-def _merge(base: Any, over: Any) -> Any:
-    if isinstance(base, dict) and isinstance(over, dict):
-        out = dict(base)
-        for k, v in over.items():
-            out[k] = _merge(base.get(k), v)
-        return out
-    return over
 
 
 def _collect_lines(node: yaml.Node, path: tuple, lines: dict[tuple, int]) -> None:
