@@ -15,16 +15,15 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-
-import yaml
 
 from perfgate import paths
 from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+from perfgate.workloads.peripherals import clean as norm
+from perfgate.workloads.settings import settings as shared_settings
 
 FILESYSTEMS = ("ext4", "ext2", "vfat", "ubifs", "raw")
 
@@ -33,41 +32,10 @@ def data_path() -> Path:
     return paths.variables() / "workloads" / "storage.yaml"
 
 
-@cache
-def _load(mtime: float) -> dict:
-    path = data_path()
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None
-    return data
-
-
-def _merge(base: object, over: object) -> object:
-    if isinstance(base, dict) and isinstance(over, dict):
-        out = dict(base)
-        for k, v in over.items():
-            out[k] = _merge(base.get(k), v)
-        return out
-    return over if over is not None else base
-
-
 def settings(suite: str, profile: dict, lab: dict) -> dict:
-    path = data_path()
-    if not path.exists():
-        raise DataError("no storage workload settings", path)
-    data = _load(path.stat().st_mtime)
-    if not isinstance(data.get(suite), dict):
-        raise DataError(f"no `{suite}:` mapping", path)
-    out = _merge(data.get("common") or {}, data[suite])
-    out = _merge(out, ((profile or {}).get("workloads") or {}).get(suite) or {})
-    return _merge(out, ((lab or {}).get("workloads") or {}).get(suite) or {})  # type: ignore[return-value]
-
-
-def norm(text: str) -> str:
-    text = text.replace("\\_", "_").replace("\\", "").replace("**", "")
-    return re.sub(r"\s+", " ", text).strip().casefold()
+    """variables/workloads/storage.yaml `common` + `<suite>`, then the board profile's and the lab's
+    workloads.<suite> (perfgate.workloads.settings)."""
+    return shared_settings("storage", suite, profile, lab)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 (where its commands run, its servers), and running one tool command with fallback to the next tool.
 
 Settings: variables/workloads/network.yaml `common` + `<suite>`, then the board profile's workloads.<suite>, then
-the lab's workloads.<suite>. Tester-side commands run on the gate's host in a real lab (its servers are started
-and stopped by the suite there); in the sim lab the simulator plays the tester, so they go to its shell and
-nothing is started on this machine (the log says so).
+the lab's workloads.<suite> and boards.<board>.workloads.<suite> (perfgate.workloads.settings). Tester-side
+commands run on the gate's host in a real lab (its servers are started and stopped by the suite there); in the sim
+lab the simulator plays the tester, so they go to its shell and nothing is started on this machine (the log says so).
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-
-import yaml
 
 from perfgate import paths
 from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.workloads.base import Context, Expected, Measurements
+from perfgate.workloads.peripherals import clean as norm
+from perfgate.workloads.settings import settings as shared_settings
 
 THROUGHPUT = "throughput (Mbits/sec)"
 KPPS = "packets per second (kPPS)"
@@ -33,39 +32,9 @@ def data_path() -> Path:
     return paths.variables() / "workloads" / "network.yaml"
 
 
-@cache
-def _load(mtime: float) -> dict:
-    path = data_path()
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None
-    if not isinstance(data, dict):
-        raise DataError("a mapping of suite names to settings", path, 1)
-    return data
-
-
-def merge(base: object, over: object) -> object:
-    if isinstance(base, dict) and isinstance(over, dict):
-        out = dict(base)
-        for k, v in over.items():
-            out[k] = merge(base.get(k), v)
-        return out
-    return over if over is not None else base
-
-
 def settings(suite: str, profile: dict, lab: dict) -> dict:
-    path = data_path()
-    if not path.exists():
-        raise DataError("no network workload settings", path)
-    data = _load(path.stat().st_mtime)
-    if not isinstance(data.get(suite), dict):
-        raise DataError(f"no `{suite}:` mapping", path)
-    out = merge(data.get("common") or {}, data[suite])
-    out = merge(out, ((profile or {}).get("workloads") or {}).get(suite) or {})
-    out = merge(out, ((lab or {}).get("workloads") or {}).get(suite) or {})
-    return out  # type: ignore[return-value]
+    """The merged settings of a network suite (variables/workloads/network.yaml, then the board's and the lab's)."""
+    return shared_settings("network", suite, profile, lab)
 
 
 def lab_kind(lab: dict) -> str:
@@ -122,12 +91,9 @@ def board_address(ctx: Context) -> str:
     return str((ctx.profile or {}).get("hostname") or ctx.board)
 
 
-def norm(text: str) -> str:
-    text = text.replace("\\_", "_").replace("\\", "").replace("**", "")
-    return re.sub(r"\s+", " ", text).strip().casefold()
-
-
 def context(c: Criterion) -> dict[str, str]:
+    """`key=value; key=value` → {key: value} with the keys normalised (`norm`): unlike peripherals.context, which
+    keeps them as printed, the network suites look keys up case-folded (`udp datagram size`, `packet_size (bytes)`)."""
     out: dict[str, str] = {}
     for part in (c.context or "").split(";"):
         if "=" in part:

@@ -9,16 +9,15 @@ not OpenSSL names, and per-algorithm options are data (variables/workloads/crypt
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
-
-import yaml
 
 from perfgate import paths
 from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import openssl as tool
 from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+from perfgate.workloads.peripherals import clean
+from perfgate.workloads.settings import settings as shared_settings
 
 SUITE = "openssl"
 FLAT = re.compile(r"^(?P<alg>[\w-]+?)_(?:throughput_(?P<size>\d+)_\w*|(?P<what>cpu_util|system_time|user_time))\b")
@@ -29,36 +28,15 @@ def data_path() -> Path:
     return paths.variables() / "workloads" / "crypto.yaml"
 
 
-@cache
-def _load(mtime: float) -> dict:
-    try:
-        return yaml.safe_load(data_path().read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise DataError(f"not valid YAML: {e}", data_path(), mark.line + 1 if mark else None) from None
-
-
 def settings(profile: dict, lab: dict) -> dict:
-    from perfgate.workloads.network import merge
-
-    path = data_path()
-    if not path.exists():
-        raise DataError("no crypto workload settings", path)
-    base = _load(path.stat().st_mtime).get(SUITE)
-    if not isinstance(base, dict):
-        raise DataError(f"no `{SUITE}:` mapping", path)
-    out = merge(base, ((profile or {}).get("workloads") or {}).get(SUITE) or {})
-    return merge(out, ((lab or {}).get("workloads") or {}).get(SUITE) or {})  # type: ignore[return-value]
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.replace("\\_", "_").replace("\\", "").replace("**", "")).strip().casefold()
+    """variables/workloads/crypto.yaml `openssl:`, then the board profile's and the lab's workloads.openssl."""
+    return shared_settings("crypto", SUITE, profile, lab)
 
 
 def classify(c: Criterion, conf: dict) -> tuple[str, str] | str:
     """(algorithm as OpenSSL names it, parser metric) of a criterion, or why it fits none."""
     aliases = {str(k).casefold(): str(v) for k, v in (conf.get("aliases") or {}).items()}
-    row, metric = _norm(c.row), _norm(c.metric)
+    row, metric = clean(c.row), clean(c.metric)
     flat = FLAT.match(row)
     if flat and not metric:
         alg = aliases.get(flat.group("alg"), flat.group("alg"))
