@@ -78,16 +78,7 @@ def classify(c: Criterion, conf: dict) -> tuple[Measure, str] | str:
 
 def groups(criteria: list[Criterion], conf: dict) -> tuple[dict[Measure, dict[str, list[str]]], dict[str, str]]:
     """Criteria grouped by measurement (parser metric -> ids), and the reasons for those that fit none."""
-    out: dict[Measure, dict[str, list[str]]] = {}
-    bad: dict[str, str] = {}
-    for c in criteria:
-        got = classify(c, conf)
-        if isinstance(got, str):
-            bad[c.id] = got
-            continue
-        measure, key = got
-        out.setdefault(measure, {}).setdefault(key, []).append(c.id)
-    return out, bad
+    return net.grouped(criteria, lambda c: classify(c, conf))
 
 
 ORDER = {"tcp": 0, "tcp_pacing": 1, "iperf_tcp": 2, "iperf_tcp_pacing": 3, "udp_loss": 4, "iperf_udp": 5,
@@ -242,13 +233,8 @@ class _Runner:
         return net.fill(str(template), self.values(tool, **extra), f"{SUITE}.{tool}.{name}: ")
 
     def run(self, tool: str, command: str, label: str, where: str = "shell") -> tuple[dict[str, float], str]:
-        timeout = self.duration * 3 + 60
-        if where == "tester":
-            text = self.tester.run(command, timeout=timeout, label=label)
-        else:
-            text = self.ctx.run(command, timeout=timeout, label=label, where=where)
-        net.check_present(tool, text)
-        return parse(tool, text, command=command), getattr(self.ctx, "last_evidence", "")
+        where = self.tester.where if where == "tester" else where
+        return net.read(self.ctx, tool, command, timeout=self.duration * 3 + 60, label=label, where=where)
 
     def board_server(self, tool: str) -> None:
         if tool in self.board_servers:

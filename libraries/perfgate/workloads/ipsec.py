@@ -13,7 +13,6 @@ import re
 
 from perfgate.errors import ParseError
 from perfgate.model import Criterion
-from perfgate.tools import parse
 from perfgate.workloads import network as net
 from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
 
@@ -40,19 +39,18 @@ def metric_of(c: Criterion) -> str | None:
     return None
 
 
+def classify(c: Criterion, conf: dict) -> tuple[tuple[str, str], str] | str:
+    """((cipher, auth), parser metric) of a criterion, or why it fits none."""
+    cipher, key = cipher_of(c, conf), metric_of(c)
+    if cipher is None or key is None:
+        return f"no cipher or metric in {c.row!r} / {c.metric!r}"
+    if cipher[0] not in (conf.get("algorithms") or {}) or cipher[1] not in (conf.get("auth") or {}):
+        return f"no tunnel settings for {cipher[0]}/{cipher[1]} ({net.data_path()}: ipsec.algorithms, auth)"
+    return cipher, key
+
+
 def rows(criteria: list[Criterion], conf: dict) -> tuple[dict[tuple[str, str], dict[str, list[str]]], dict[str, str]]:
-    out: dict[tuple[str, str], dict[str, list[str]]] = {}
-    bad: dict[str, str] = {}
-    algorithms = conf.get("algorithms") or {}
-    for c in criteria:
-        cipher, key = cipher_of(c, conf), metric_of(c)
-        if cipher is None or key is None:
-            bad[c.id] = f"no cipher or metric in {c.row!r} / {c.metric!r}"
-        elif cipher[0] not in algorithms or cipher[1] not in (conf.get("auth") or {}):
-            bad[c.id] = f"no tunnel settings for {cipher[0]}/{cipher[1]} ({net.data_path()}: ipsec.algorithms, auth)"
-        else:
-            out.setdefault(cipher, {}).setdefault(key, []).append(c.id)
-    return out, bad
+    return net.grouped(criteria, lambda c: classify(c, conf))
 
 
 def title(alg: str, auth: str) -> str:
@@ -78,45 +76,36 @@ class Ipsec(Workload):
         tester = net.Tester.of(ctx, conf)
         addr = {"board": net.board_address(ctx), "tester": net.tester_address(ctx, conf)}
         iperf3 = conf.get("iperf3") or {}
-        chain = net.ToolChain(ctx, list(conf.get("tools") or ["iperf3"]), out)
         ctx.note(f"ESP transport tunnel {addr['board']} <-> {addr['tester']}; iperf3 UDP, {seconds} s per cipher")
-        try:
-            for (alg, auth), keys in sorted(groups.items()):
-                ids = [cid for g in keys.values() for cid in g]
 
-                def body(tool: str, alg: str = alg, auth: str = auth, keys: dict = keys) -> bool:
-                    a = (conf.get("algorithms") or {})[alg]
-                    h = (conf.get("auth") or {})[auth]
-                    v = {**addr, "enc": a["enc"], "key": a["key"], "auth_alg": h["alg"], "auth_key": h["key"]}
-                    tester.start("iperf3", iperf3, iperf3.get("port", ""))
-                    said = tester.run(net.fill(str(conf["xfrm"]), {**v, "self": addr["tester"], "peer": addr["board"]}),
-                                      timeout=30, label=f"xfrm-tester-{alg}")  # fmt: skip
-                    refused = re.search(
-                        r"^.*(RTNETLINK answers|Operation not permitted|not found|Error:).*$", said, re.M
-                    )
-                    if refused:
-                        raise ParseError(
-                            f"the tester's end of the {alg} tunnel could not be set up: {refused.group(0)}"
-                        )
-                    try:
-                        udp = net.fill(str(iperf3["udp"]), {**v, "port": iperf3.get("port", ""), "duration": seconds,
-                                                           "datagram": conf.get("datagram", 1400)})  # fmt: skip
-                        udp += f" -T {title(alg, auth)}"
-                        setup = net.fill(str(conf["xfrm"]), {**v, "self": addr["board"], "peer": addr["tester"]})
-                        cmd = f"{setup} && {udp}; {conf.get('xfrm_flush', '')}"
-                        text = ctx.run(cmd, timeout=seconds * 3 + 60, label=f"iperf3-{title(alg, auth)}")
-                    finally:
-                        tester.run(str(conf.get("xfrm_flush", "")), timeout=30, label=f"xfrm-tester-flush-{alg}")
-                    net.check_present("iperf3", text)
-                    metrics = parse("iperf3", text, command=cmd)
-                    if net.THROUGHPUT not in metrics:
-                        raise ParseError(f"iperf3 printed no throughput through the {alg} tunnel")
-                    net.assign(out, ctx, keys, metrics, "iperf3", getattr(ctx, "last_evidence", ""), f"`{udp}`")
-                    return True
+        def tunnel(tool: str, cipher: tuple[str, str]) -> bool:
+            (alg, auth), keys = cipher, groups[cipher]
+            a = (conf.get("algorithms") or {})[alg]
+            h = (conf.get("auth") or {})[auth]
+            v = {**addr, "enc": a["enc"], "key": a["key"], "auth_alg": h["alg"], "auth_key": h["key"]}
+            tester.start("iperf3", iperf3, iperf3.get("port", ""))
+            said = tester.run(net.fill(str(conf["xfrm"]), {**v, "self": addr["tester"], "peer": addr["board"]}),
+                              timeout=30, label=f"xfrm-tester-{alg}")  # fmt: skip
+            refused = re.search(r"^.*(RTNETLINK answers|Operation not permitted|not found|Error:).*$", said, re.M)
+            if refused:
+                raise ParseError(f"the tester's end of the {alg} tunnel could not be set up: {refused.group(0)}")
+            try:
+                udp = net.fill(str(iperf3["udp"]), {**v, "port": iperf3.get("port", ""), "duration": seconds,
+                                                   "datagram": conf.get("datagram", 1400)})  # fmt: skip
+                udp += f" -T {title(alg, auth)}"
+                setup = net.fill(str(conf["xfrm"]), {**v, "self": addr["board"], "peer": addr["tester"]})
+                cmd = f"{setup} && {udp}; {conf.get('xfrm_flush', '')}"
+                metrics, evidence = net.read(ctx, "iperf3", cmd, timeout=seconds * 3 + 60,
+                                             label=f"iperf3-{title(alg, auth)}")  # fmt: skip
+            finally:
+                tester.run(str(conf.get("xfrm_flush", "")), timeout=30, label=f"xfrm-tester-flush-{alg}")
+            if net.THROUGHPUT not in metrics:
+                raise ParseError(f"iperf3 printed no throughput through the {alg} tunnel")
+            net.assign(out, ctx, keys, metrics, "iperf3", evidence, f"`{udp}`")
+            return True
 
-                chain.attempt(ids, body)
-        finally:
-            tester.stop_all()
+        items = [([cid for g in keys.values() for cid in g], cipher) for cipher, keys in sorted(groups.items())]
+        net.attempt_all(net.ToolChain(ctx, list(conf.get("tools") or ["iperf3"]), out), tester, items, tunnel)
         return out
 
     def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:

@@ -10,9 +10,10 @@ lab the simulator plays the tester, so they go to its shell and nothing is start
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from perfgate import paths
 from perfgate.errors import DataError, ParseError, ToolMissing
@@ -20,6 +21,9 @@ from perfgate.model import Criterion
 from perfgate.workloads.base import Context, Expected, Measurements
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.settings import settings as shared_settings
+
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
 
 THROUGHPUT = "throughput (Mbits/sec)"
 KPPS = "packets per second (kPPS)"
@@ -114,6 +118,22 @@ def metric_key(c: Criterion) -> str | None:
     if "throughput" in text or "bandwidth" in text or "mbps" in text or norm(c.unit).startswith("mbit"):
         return THROUGHPUT
     return None
+
+
+def grouped(
+    criteria: list[Criterion], classify: Callable[[Criterion], tuple[K, str] | str]
+) -> tuple[dict[K, dict[str, list[str]]], dict[str, str]]:
+    """Criteria grouped by what measures them (`classify`: (measurement, parser metric), or why none fits):
+    measurement -> parser metric -> criterion ids; and criterion id -> reason for those that fit none."""
+    out: dict[K, dict[str, list[str]]] = {}
+    bad: dict[str, str] = {}
+    for c in criteria:
+        got = classify(c)
+        if isinstance(got, str):
+            bad[c.id] = got
+        else:
+            out.setdefault(got[0], {}).setdefault(got[1], []).append(c.id)
+    return out, bad
 
 
 def fill(template: str, values: dict, where: str = "") -> str:
@@ -215,6 +235,28 @@ class ToolChain:
         return None
 
 
+def attempt_all(chain: ToolChain, tester: Tester, items: Iterable[tuple[list[str], T]],
+                body: Callable[[str, T], bool]) -> None:  # fmt: skip
+    """body(tool, item) for each (criterion ids, item) through the tool chain; the servers the suite started on
+    the tester are stopped at the end, whatever happened."""
+    try:
+        for ids, item in items:
+            chain.attempt(ids, lambda tool, item=item: body(tool, item))
+    finally:
+        tester.stop_all()
+
+
+def read(ctx: Context, tool: str, command: str, *, timeout: float, label: str, where: str = "shell"
+         ) -> tuple[dict[str, float], str]:  # fmt: skip
+    """Run one tool command and parse it: (metrics, evidence file). A tool missing in a background job raises
+    ToolMissing, output the parser does not recognise ParseError (the ToolChain records both)."""
+    from perfgate.tools import parse
+
+    text = ctx.run(command, timeout=timeout, label=label, where=where)
+    check_present(tool, text)
+    return parse(tool, text, command=command), getattr(ctx, "last_evidence", "")
+
+
 def check_present(tool: str, text: str) -> None:
     """A background job's `sh: netperf: not found` does not make the command's status 127: read it here."""
     m = re.search(rf"^.*\b{re.escape(tool)}: (?:command )?not found.*$", text, re.M)
@@ -289,8 +331,6 @@ class IperfWindows:
         return []  # the tester's address is known only while measuring: see measure()
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        from perfgate.tools import parse
-
         conf = settings(self.suite, ctx.profile, ctx.lab)
         out = Measurements()
         rows, bad = self.rows(criteria, conf)
@@ -299,25 +339,17 @@ class IperfWindows:
         tester = Tester.of(ctx, conf)
         address = tester_address(ctx, conf)
         ctx.note(f"iperf to {address}, {seconds} s per window size (the guides: {conf.get('guide_duration', 60)} s)")
-        chain = ToolChain(ctx, ["iperf"], out)
-        try:
-            for (mode, window), ids in sorted(rows.items(), key=lambda kv: (kv[0][0], int(kv[0][1]))):
-                cmd = self.command(conf, mode, window, address, seconds)
 
-                def body(
-                    tool: str, cmd: str = cmd, ids: list[str] = ids, mode: str = mode, window: str = window
-                ) -> bool:
-                    tester.start("iperf", conf.get("iperf") or {}, self.modes(conf)[mode].get("port", ""))
-                    text = ctx.run(cmd, timeout=seconds * 3 + 60, label=f"iperf-{mode}-w{window}k")
-                    check_present("iperf", text)
-                    metrics = parse("iperf", text, command=cmd)
-                    assign(out, ctx, {THROUGHPUT: ids}, metrics, "iperf", getattr(ctx, "last_evidence", ""),
-                           f"`{cmd}`")  # fmt: skip
-                    return True
+        def window(tool: str, row: tuple[str, str, list[str], str]) -> bool:
+            mode, size, ids, cmd = row
+            tester.start("iperf", conf.get("iperf") or {}, self.modes(conf)[mode].get("port", ""))
+            metrics, evidence = read(ctx, "iperf", cmd, timeout=seconds * 3 + 60, label=f"iperf-{mode}-w{size}k")
+            assign(out, ctx, {THROUGHPUT: ids}, metrics, "iperf", evidence, f"`{cmd}`")
+            return True
 
-                chain.attempt(ids, body)
-        finally:
-            tester.stop_all()
+        order = sorted(rows.items(), key=lambda kv: (kv[0][0], int(kv[0][1])))
+        items = [(ids, (m, w, ids, self.command(conf, m, w, address, seconds))) for (m, w), ids in order]
+        attempt_all(ToolChain(ctx, ["iperf"], out), tester, items, window)
         return out
 
     def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
