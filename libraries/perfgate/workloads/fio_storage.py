@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from perfgate import paths
-from perfgate.errors import DataError, ParseError, ToolMissing
+from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.tools import parse
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, run_all
+from perfgate.workloads.network import duration, grouped
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.settings import settings as shared_settings
 
@@ -103,16 +103,7 @@ class FioStorage(Workload):
         return None
 
     def jobs(self, criteria: list[Criterion], conf: dict) -> tuple[dict[Job, dict[str, list[str]]], dict[str, str]]:
-        out: dict[Job, dict[str, list[str]]] = {}
-        bad: dict[str, str] = {}
-        for c in criteria:
-            got = classify(c, conf)
-            if isinstance(got, str):
-                bad[c.id] = got
-                continue
-            job, key = got
-            out.setdefault(job, {}).setdefault(key, []).append(c.id)
-        return out, bad
+        return grouped(criteria, lambda c: classify(c, conf))
 
     def target(self, job: Job, conf: dict, lab: dict) -> tuple[str, str] | str:
         """(path, the lab key that named it), or why there is none."""
@@ -132,8 +123,6 @@ class FioStorage(Workload):
                 "nothing is written to a medium the lab does not name")  # fmt: skip
 
     def runtime(self, ctx_lab: dict, conf: dict, ctx: Context | None = None) -> int:
-        from perfgate.workloads.network import duration
-
         if ctx is not None:
             return duration(ctx, {"duration": conf.get("runtime")})
         kind = str((ctx_lab or {}).get("kind") or "hardware")
@@ -159,6 +148,13 @@ class FioStorage(Workload):
             cmd += "; " + _fill(str(conf.get("cleanup", "rm -f {file}")), values)
         return cmd, "shell"
 
+    def job_run(self, job: Job, keys: dict[str, list[str]], conf: dict, path: str, runtime: int,
+                tester_where: str = "tester") -> Run:  # fmt: skip
+        """The Run of one job; a gadget transfer runs `tester_where` (the USB host)."""
+        cmd, where = self.command(job, conf, path, runtime)
+        return Run("fio", cmd, _prefixed(job, self.suite, keys), where=tester_where if where == "tester" else where,
+                   timeout=runtime * 4 + 120, label=f"fio-{job.name(self.suite)}")  # fmt: skip
+
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         conf = self.conf(profile, lab)
         jobs, _ = self.jobs(criteria, conf)
@@ -168,10 +164,9 @@ class FioStorage(Workload):
             t = self.target(job, conf, lab)
             if isinstance(t, str):
                 continue
-            cmd, where = self.command(job, conf, t[0], runtime)
-            if where == "shell":
-                runs.append(Run("fio", cmd, _prefixed(job, self.suite, keys), timeout=runtime * 4 + 120,
-                                label=f"fio-{job.name(self.suite)}"))  # fmt: skip
+            run = self.job_run(job, keys, conf, t[0], runtime)
+            if run.where == "shell":  # gadget transfers run on the USB host, while measuring
+                runs.append(run)
         return runs
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
@@ -193,26 +188,7 @@ class FioStorage(Workload):
             if key not in noted:
                 noted.add(key)
                 ctx.note(f"{job.fs} jobs on {path} (lab storage.{key})")
-            cmd, where = self.command(job, conf, path, runtime)
-            try:
-                text = ctx.run(cmd, timeout=runtime * 4 + 120, label=f"fio-{job.name(self.suite)}",
-                               where=tester_where if where == "tester" else where)  # fmt: skip
-                metrics = parse("fio", text, command=cmd)
-            except ToolMissing as e:
-                out.unavailable.update(dict.fromkeys(ids, str(e)))
-                continue
-            except ParseError as e:
-                out.missing.update(dict.fromkeys(ids, f"fio output not recognised: {e}"))
-                continue
-            evidence = getattr(ctx, "last_evidence", "")
-            for k, group in _prefixed(job, self.suite, keys).items():
-                for cid in group:
-                    out.evidence.setdefault(cid, []).append(evidence)
-                    if k in metrics:
-                        out.values[cid] = metrics[k]
-                        out.tools[cid] = "fio"
-                    else:
-                        out.missing[cid] = f"fio printed no '{k}' for `{cmd}`"
+            out.merge(run_all([self.job_run(job, keys, conf, path, runtime, tester_where)], ctx))
         return out
 
     def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
