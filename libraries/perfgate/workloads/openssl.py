@@ -16,12 +16,14 @@ from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import openssl as tool
 from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+from perfgate.workloads.network import assign, grouped
 from perfgate.workloads.peripherals import clean
 from perfgate.workloads.settings import settings as shared_settings
 
 SUITE = "openssl"
 FLAT = re.compile(r"^(?P<alg>[\w-]+?)_(?:throughput_(?P<size>\d+)_\w*|(?P<what>cpu_util|system_time|user_time))\b")
 TIMES = {"cpu_util": tool.CPU, "system_time": tool.SYSTEM, "user_time": tool.USER}
+TIMED = (tool.CPU, tool.USER, tool.SYSTEM)  # the figures GNU time prints
 
 
 def data_path() -> Path:
@@ -61,15 +63,7 @@ class OpenSSL(Workload):
         return None  # openssl runs on the CPU of any board; a board without it shows as a missing tool
 
     def groups(self, criteria: list[Criterion], conf: dict) -> tuple[dict[str, dict[str, list[str]]], dict[str, str]]:
-        out: dict[str, dict[str, list[str]]] = {}
-        bad: dict[str, str] = {}
-        for c in criteria:
-            got = classify(c, conf)
-            if isinstance(got, str):
-                bad[c.id] = got
-            else:
-                out.setdefault(got[0], {}).setdefault(got[1], []).append(c.id)
-        return out, bad
+        return grouped(criteria, lambda c: classify(c, conf))
 
     def command(self, alg: str, keys: dict[str, list[str]], conf: dict, lab: dict, timed: bool = True) -> str:
         by_kind = conf.get("seconds") or {}
@@ -121,16 +115,10 @@ class OpenSSL(Workload):
             except ParseError as e:
                 out.missing.update(dict.fromkeys(ids, f"openssl output not recognised: {e}"))
                 continue
-            for key, group in keys.items():
-                for cid in group:
-                    out.evidence.setdefault(cid, []).append(evidence)
-                    if key in metrics:
-                        out.values[cid] = metrics[key]
-                        out.tools[cid] = "openssl"
-                    elif no_timer and key in (tool.CPU, tool.USER, tool.SYSTEM):
-                        out.unavailable[cid] = no_timer
-                    else:
-                        out.missing[cid] = f"openssl printed no '{key}' for `{cmd}`"
+            assign(out, ctx, keys, metrics, "openssl", evidence, f"`{cmd}`")
+            for cid in [cid for k in TIMED if no_timer for cid in keys.get(k, []) if cid in out.missing]:
+                out.unavailable[cid] = no_timer  # not printed: the board has no GNU time
+                del out.missing[cid]
         return out
 
     def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
