@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from perfgate import paths
-from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, run_all
-from perfgate.workloads.network import duration, grouped
+from perfgate.workloads.network import duration, fill, grouped
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.settings import settings as shared_settings
 
@@ -220,7 +219,4 @@ def _bytes(size: str) -> int:
 
 
 def _fill(template: str, values: dict) -> str:
-    try:
-        return template.format(**values)
-    except KeyError as e:
-        raise DataError(f"storage command {template!r} needs {{{e.args[0]}}}", data_path()) from None
+    return fill(template, values, "storage ", data_path())

@@ -136,11 +136,13 @@ def grouped(
     return out, bad
 
 
-def fill(template: str, values: dict, where: str = "") -> str:
+def fill(template: str, values: dict, where: str = "", path: Path | None = None) -> str:
+    """str.format of a command template from the settings; a placeholder no value fills is an error naming the
+    settings file (`path`, network.yaml by default) and `where` in it."""
     try:
         return template.format(**values)
     except KeyError as e:
-        raise DataError(f"{where}command template {template!r} needs {{{e.args[0]}}}", data_path()) from None
+        raise DataError(f"{where}command template {template!r} needs {{{e.args[0]}}}", path or data_path()) from None
 
 
 @dataclass

@@ -12,11 +12,11 @@ import re
 from pathlib import Path
 
 from perfgate import paths
-from perfgate.errors import DataError, ParseError, ToolMissing
+from perfgate.errors import ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import openssl as tool
 from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
-from perfgate.workloads.network import assign, grouped
+from perfgate.workloads.network import assign, fill, grouped
 from perfgate.workloads.peripherals import clean
 from perfgate.workloads.settings import settings as shared_settings
 
@@ -74,10 +74,7 @@ class OpenSSL(Workload):
                   "seconds": f" -seconds {int(seconds)}" if seconds else "",
                   "extra": (conf.get("extra") or {}).get(alg, "")}  # fmt: skip
         template = str(conf["command"] if timed else conf.get("command_untimed", conf["command"]))
-        try:
-            return template.format(**values)
-        except KeyError as e:
-            raise DataError(f"openssl command needs {{{e.args[0]}}}", data_path()) from None
+        return fill(template, values, "openssl ", data_path())
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         conf = settings(profile, lab)
