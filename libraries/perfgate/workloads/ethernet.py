@@ -105,8 +105,7 @@ class Ethernet(Workload):
         conf = net.settings(SUITE, ctx.profile, ctx.lab)
         out = Measurements()
         measures, bad = groups(criteria, conf)
-        for cid, reason in bad.items():
-            out.missing[cid] = reason
+        out.missing.update(bad)
         run = _Runner(ctx, conf, out)
         side = "the simulated board" if run.tester.simulated else "this host"
         ctx.note(f"{run.duration} s per run (the guides: {conf.get('guide_duration', 60)} s); "
@@ -126,7 +125,6 @@ class Ethernet(Workload):
     def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
         conf = net.settings(SUITE, profile, lab)
         measures, _ = groups(criteria, conf)
-        by_id = {c.id: c for c in criteria}
         found = _recognise(command, conf)
         if found is None:
             return None
@@ -134,7 +132,7 @@ class Ethernet(Workload):
         for m, keys in measures.items():
             if not _answers(m, kind, direction, datagram, limited):
                 continue
-            values = {k: by_id[ids[0]].value for k, ids in keys.items()}
+            values = net.published(keys, criteria)
             if tool == "netperf" and direction == "ingress" and net.CPU in values:
                 values[net.REMOTE_CPU] = values.pop(net.CPU)  # the DUT is netperf's remote end
             return Expected(tool=tool, values=values)

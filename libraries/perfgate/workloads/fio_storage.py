@@ -20,7 +20,7 @@ from pathlib import Path
 from perfgate import paths
 from perfgate.model import Criterion
 from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, run_all
-from perfgate.workloads.network import duration, fill, grouped
+from perfgate.workloads.network import duration, fill, grouped, published
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.settings import settings as shared_settings
 
@@ -196,11 +196,9 @@ class FioStorage(Workload):
             return None
         conf = self.conf(profile, lab)
         jobs, _ = self.jobs(criteria, conf)
-        by_id = {c.id: c for c in criteria}
         for job, keys in jobs.items():
             if job.name(self.suite) == m.group(1):
-                values = {k: by_id[ids[0]].value for k, ids in _prefixed(job, self.suite, keys).items()}
-                return Expected(tool="fio", values=values)
+                return Expected(tool="fio", values=published(_prefixed(job, self.suite, keys), criteria))
         return None
 
 

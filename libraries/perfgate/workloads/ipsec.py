@@ -117,8 +117,7 @@ class Ipsec(Workload):
         keys = groups.get((m.group(1), m.group(2)))
         if not keys:
             return None
-        by_id = {c.id: c for c in criteria}
-        return Expected(tool="iperf3", values={k: by_id[ids[0]].value for k, ids in keys.items()})
+        return Expected(tool="iperf3", values=net.published(keys, criteria))
 
 
 WORKLOAD = Ipsec()

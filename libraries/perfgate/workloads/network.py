@@ -20,6 +20,7 @@ from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.workloads.base import Context, Expected, Measurements
 from perfgate.workloads.peripherals import clean as norm
+from perfgate.workloads.peripherals import context as peripheral_context
 from perfgate.workloads.settings import settings as shared_settings
 
 K = TypeVar("K", bound=Hashable)
@@ -96,14 +97,9 @@ def board_address(ctx: Context) -> str:
 
 
 def context(c: Criterion) -> dict[str, str]:
-    """`key=value; key=value` → {key: value} with the keys normalised (`norm`): unlike peripherals.context, which
-    keeps them as printed, the network suites look keys up case-folded (`udp datagram size`, `packet_size (bytes)`)."""
-    out: dict[str, str] = {}
-    for part in (c.context or "").split(";"):
-        if "=" in part:
-            k, v = part.split("=", 1)
-            out[norm(k)] = v.strip()
-    return out
+    """The criterion's context (peripherals.context) with its keys normalised (`norm`): the network suites look
+    keys up case-folded (`udp datagram size`, `packet_size (bytes)`), the peripheral suites as printed."""
+    return {norm(k): v for k, v in peripheral_context(c).items()}
 
 
 def metric_key(c: Criterion) -> str | None:
@@ -134,6 +130,12 @@ def grouped(
         else:
             out.setdefault(got[0], {}).setdefault(got[1], []).append(c.id)
     return out, bad
+
+
+def published(keys: dict[str, list[str]], criteria: list[Criterion]) -> dict[str, float]:
+    """For the simulated board: each parser metric's published value (that of its first criterion)."""
+    by_id = {c.id: c for c in criteria}
+    return {k: by_id[ids[0]].value for k, ids in keys.items()}
 
 
 def fill(template: str, values: dict, where: str = "", path: Path | None = None) -> str:
@@ -362,9 +364,8 @@ class IperfWindows:
         port = re.search(r"-p\s*(\d+)", command)
         if not window or not port:
             return None
-        by_id = {c.id: c for c in criteria}
         rows, _ = self.rows(criteria, conf)
         for (mode, w), ids in rows.items():
             if w == window.group(1) and str(self.modes(conf)[mode].get("port", "")) == port.group(1):
-                return Expected(tool="iperf", values={THROUGHPUT: by_id[ids[0]].value})
+                return Expected(tool="iperf", values=published({THROUGHPUT: ids}, criteria))
         return None

@@ -16,7 +16,7 @@ from perfgate.errors import ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import openssl as tool
 from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
-from perfgate.workloads.network import assign, fill, grouped
+from perfgate.workloads.network import assign, fill, grouped, published
 from perfgate.workloads.peripherals import clean
 from perfgate.workloads.settings import settings as shared_settings
 
@@ -127,8 +127,7 @@ class OpenSSL(Workload):
         keys = groups.get(alg or "")
         if not keys:
             return None
-        by_id = {c.id: c for c in criteria}
-        return Expected(tool="openssl", values={k: by_id[ids[0]].value for k, ids in keys.items()})
+        return Expected(tool="openssl", values=published(keys, criteria))
 
 
 WORKLOAD = OpenSSL()
