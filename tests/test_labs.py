@@ -113,3 +113,23 @@ def test_templates_fill_from_the_state_file():
     assert expand({"port": "{state.serial}"}, ctx) == {"port": "/dev/pts/9"}
     with pytest.raises(DataError, match="state file has no 'nothing'"):
         expand("{state.nothing}", ctx)
+
+
+def test_a_board_override_null_clears_the_lab_key_and_nested_null_keeps_the_lab_value(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    write(tmp_path, GOOD.replace("storage:", "power_meter: read-rails\nstorage:")
+          + "  j721e_idk_gw:\n    power_meter: null\n    serial: {baud: null}\n")  # fmt: skip
+    assert load("bench", "am62xx_sk").data["power_meter"] == "read-rails"
+    lab = load("bench", "j721e_idk_gw")
+    assert lab.data["power_meter"] is None  # the board has no meter in this lab
+    assert lab.data["serial"]["baud"] == 115200  # datafile.merge: null deeper down keeps the lab's value
+
+
+def test_a_lab_that_is_not_a_mapping_names_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    write(tmp_path, "- just\n- a list\n")
+    with pytest.raises(DataError, match=r"bench.yaml:1: the file must hold a mapping of keys"):
+        load("bench", "am62xx_sk")
+    write(tmp_path, "")
+    with pytest.raises(DataError, match=r"bench.yaml:1: a lab file must be a mapping of keys"):
+        load("bench", "am62xx_sk")

@@ -177,3 +177,18 @@ def test_am57x_iperf_tcp_window_table_with_and_without_pacing() -> None:
     cmds = [cmd for _, cmd in ctx.commands]
     assert any("-w 8K -m -f M -d" in c and "rx-usecs" not in c for c in cmds)
     assert any("-w 64K -m -f M -d" in c and "rx-usecs 100" in c for c in cmds)
+
+
+def test_ipsec_evidence_is_the_iperf3_output_not_the_tunnel_flush() -> None:
+    ctx = context(ipsec.WORKLOAD, "j721e_idk_gw", "ipsec")
+    m = ipsec.WORKLOAD.measure(ctx.criteria, ctx)
+    assert m.values and set(m.values) == set(m.evidence)
+    assert all(len(files) == 1 and "/iperf3-ipsec-" in files[0] for files in m.evidence.values())
+
+
+def test_a_labs_per_board_workload_settings_apply_over_the_lab_and_the_profile() -> None:
+    lab = dict(SIM_LAB, workloads={"ethernet": {"interface": "eth1"}},
+               boards={"am64xx_evm": {"workloads": {"ethernet": {"interface": "eth2"}}}})  # fmt: skip
+    assert network.settings("ethernet", {"name": "am62xx_sk"}, lab)["interface"] == "eth1"
+    assert network.settings("ethernet", {"name": "am64xx_evm"}, lab)["interface"] == "eth2"
+    assert network.settings("ethernet", {"name": "am64xx_evm"}, SIM_LAB)["interface"] == "eth0"

@@ -109,3 +109,19 @@ def test_every_storage_criterion_classifies() -> None:
 def test_board_without_the_medium_is_not_applicable() -> None:
     wl = workload("nvme")
     assert "has no nvme" in (wl.applicable([], {"name": "am62xx_sk", "has": ["emmc"]}, LAB) or "")
+
+
+def test_unrecognised_fio_output_is_not_measured_and_names_its_evidence() -> None:
+    ctx = context(workload("emmc"), "am64xx_evm", "emmc", lab=LAB)
+    ctx.run = lambda command, **kw: "fio: engine libaio not loadable\n"  # type: ignore[method-assign]
+    ctx.last_evidence = "raw/emmc/fio-emmc-ext4-4k-1.txt"
+    m = workload("emmc").measure(ctx.criteria, ctx)
+    assert not m.values and set(m.missing) == {c.id for c in ctx.criteria}
+    assert all(r.startswith("fio output not recognised (raw/emmc/fio-emmc-ext4-4k-1.txt)") for r in m.missing.values())
+    assert all(m.evidence[c.id] == ["raw/emmc/fio-emmc-ext4-4k-1.txt"] for c in ctx.criteria)
+
+
+def test_a_labs_per_board_workload_settings_apply() -> None:
+    lab = dict(LAB, boards={"am64xx_evm": {"workloads": {"emmc": {"size": "2G"}}}})
+    assert fio_storage.settings("emmc", {"name": "am64xx_evm"}, lab)["size"] == "2G"
+    assert fio_storage.settings("emmc", {"name": "am62xx_sk"}, lab)["size"] == "1G"
