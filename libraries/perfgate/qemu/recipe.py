@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from perfgate import paths
+from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 
 LAB = "qemu"
@@ -53,14 +52,7 @@ def load_lab(lab: str = LAB) -> tuple[dict, Path]:
     path = lab_file(lab)
     if not path.exists():
         raise DataError("no such lab file", path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise DataError(f"not valid YAML: {e}", path, mark.line + 1 if mark else None) from None
-    if not isinstance(data, dict):
-        raise DataError("a lab must be a mapping", path, 1)
-    return data, path
+    return load_mapping(path, "a lab (a mapping)"), path
 
 
 def _section(data: dict, key: str, path: Path) -> dict:

@@ -25,6 +25,7 @@ from perfgate.board.console import Console
 from perfgate.board.lab import Lab, expand, load
 from perfgate.board.launcher import Launcher
 from perfgate.board.strategy import Board as Strategy
+from perfgate.datafile import merge
 from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
 
 LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
@@ -65,7 +66,7 @@ class Board:
         try:
             self.name = boards.resolve(board)
             self.lab = load(_text(lab), self.name)
-            self.profile = _merge(boards.profile(self.name), self.lab.profile_overrides)
+            self.profile = merge(boards.profile(self.name), self.lab.profile_overrides)
         except UnknownBoard as e:
             logger.console(f"perfgate: {e}")
             logger.error(str(e))
@@ -303,10 +304,3 @@ class Board:
             return b.tester_address()
         b.transition("shell")
         return b.tester_address()
-
-
-def _merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for k, v in over.items():
-        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
