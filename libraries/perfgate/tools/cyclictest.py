@@ -20,8 +20,8 @@ import shlex
 from dataclasses import dataclass, field
 
 from perfgate.errors import ParseError
+from perfgate.tools.common import ESCAPES
 
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 T_LINE = re.compile(
     r"T:\s*(?P<thread>\d+)\s*\(\s*\d+\)\s*P:\s*\d+\s+I:\s*\d+\s+C:\s*(?P<count>\d+)\s+Min:\s*(?P<min>\d+)"
     r"\s+Act:\s*\d+\s+Avg:\s*(?P<avg>\d+)\s+Max:\s*(?P<max>\d+)"

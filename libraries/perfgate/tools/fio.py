@@ -21,9 +21,9 @@ import shlex
 import time
 
 from perfgate.errors import ParseError
+from perfgate.tools.common import ESCAPES
 
 DIRECTIONS = ("read", "write")
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 TEXT_BW = re.compile(r"^\s*(read|write)\s*:\s*IOPS=([\d.]+[kM]?),\s*BW=[^()]*\(([\d.]+)([kMGT]?B)/s\)")
 TEXT_CPU = re.compile(r"^\s*cpu\s*:\s*usr=([\d.]+)%,\s*sys=([\d.]+)%")
 TEXT_JOB = re.compile(r"^(\S+): \(groupid=\d+, jobs=\d+\): err=\s*(\d+)")

@@ -23,14 +23,8 @@ import re
 import shlex
 
 from perfgate.errors import ParseError
+from perfgate.tools.common import CPU, DGRAM, ESCAPES, KPPS, LOSS, THROUGHPUT
 
-THROUGHPUT = "throughput (Mbits/sec)"
-LOSS = "packet loss (%)"
-KPPS = "packets per second (kPPS)"
-DGRAM = "datagram size (bytes)"
-CPU = "cpu load (%)"
-
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 REPORT = re.compile(
     r"^\[\s*(?P<id>\*?\d+|SUM)\]\s+(?P<a>[\d.]+)\s*-\s*(?P<b>[\d.]+)\s+sec\s+[\d.]+\s+\w*Bytes\s+"
     r"(?P<rate>[\d.]+)\s+(?P<unit>\w*(?:bits|Bytes))/sec"

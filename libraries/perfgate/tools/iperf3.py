@@ -21,16 +21,11 @@ import shlex
 import time
 
 from perfgate.errors import ParseError
+from perfgate.tools.common import CPU, DGRAM, ESCAPES, KPPS, LOSS, THROUGHPUT
 
-THROUGHPUT = "throughput (Mbits/sec)"
 SEND = "send throughput (Mbits/sec)"
-CPU = "cpu load (%)"
 REMOTE_CPU = "remote cpu load (%)"
-LOSS = "packet loss (%)"
-KPPS = "packets per second (kPPS)"
-DGRAM = "datagram size (bytes)"
 
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 TEXT_SUM = re.compile(
     r"^\[\s*(?:\d+|SUM)\]\s+([\d.]+)-([\d.]+)\s+sec\s+[\d.]+\s+\w?Bytes\s+([\d.]+)\s+(\w?)bits/sec.*?\b(sender|receiver)\s*$"
 )

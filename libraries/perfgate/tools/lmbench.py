@@ -30,6 +30,7 @@ import shlex
 from functools import lru_cache
 
 from perfgate.errors import ParseError
+from perfgate.tools.common import ESCAPES
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 LABELLED = re.compile(rf"^(?P<label>[^:]+):\s*(?P<value>{NUM})\s+(?P<unit>microseconds|nanoseconds|MB/sec)\s*$")
@@ -37,7 +38,6 @@ PAIR = re.compile(rf"^(?P<a>{NUM})\s+(?P<b>{NUM})\s*$")
 LAT_FS = re.compile(rf"^(?P<size>\d+)k\s+(?P<files>\d+)\s+(?P<creates>{NUM})\s+(?P<removes>{NUM})\s*$")
 CTX_HEAD = re.compile(rf'^"?size=(?P<size>\d+)k\s+ovr=(?P<ovr>{NUM})\s*$')
 STRIDE = re.compile(r"^stride=(?P<stride>\d+)\s*$")
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 # micro()/nano()/mb() labels -> the guide's metric name.
 LABELS: dict[str, str] = {

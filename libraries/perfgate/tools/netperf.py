@@ -26,22 +26,17 @@ import re
 import shlex
 
 from perfgate.errors import ParseError
+from perfgate.tools.common import CPU, DGRAM, ESCAPES, KPPS, LOSS, THROUGHPUT
 
-THROUGHPUT = "throughput (Mbits/sec)"
 SEND = "send throughput (Mbits/sec)"
 RECEIVE = "receive throughput (Mbits/sec)"
-CPU = "cpu load (%)"
 REMOTE_CPU = "remote cpu load (%)"
 LATENCY = "mean latency (us)"
-DGRAM = "datagram size (bytes)"
-KPPS = "packets per second (kPPS)"
-LOSS = "packet loss (%)"
 
 KEYS = (
     "DIRECTION,THROUGHPUT,MEAN_LATENCY,LOCAL_CPU_UTIL,REMOTE_CPU_UTIL,"
     "LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_SEND_SIZE"
 )
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 BANNER = re.compile(r"^(?:MIGRATED |OMNI )?(?P<proto>TCP|UDP|SCTP)?\s*(?P<test>[A-Z_ ]*?)\s*TEST from ")
 KEYVAL = re.compile(r"^([A-Z][A-Z0-9_]+)=(.*)$")
 NETSERVER = re.compile(r"^Starting netserver with host ")

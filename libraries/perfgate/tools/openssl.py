@@ -23,9 +23,9 @@ import re
 import shlex
 
 from perfgate.errors import ParseError
+from perfgate.tools.common import CPU, ESCAPES
 
 KB = "(KBytes/s)"
-CPU = "cpu load (%)"
 USER = "user time (s)"
 SYSTEM = "system time (s)"
 SIZES = [16, 64, 256, 1024, 8192, 16384]
@@ -40,7 +40,6 @@ TIME_V = {
 ERRORS = re.compile(
     r"(Unknown (cipher|digest|algorithm|option)|speed: Unknown|invalid command|:error:|^Error\b|Usage: speed)", re.I
 )
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 # How OpenSSL 3 prints the name of what `-evp <name>` asked for (render only): digests in lower case, ciphers in
 # upper case under their canonical name.

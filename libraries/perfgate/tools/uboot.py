@@ -18,11 +18,11 @@ import random
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.common import ESCAPES
 
 BYTES_RE = re.compile(r"^\s*(\d+) bytes (read|written) in (\d+) ms", re.M)
 TIME_RE = re.compile(r"^\s*time:\s*(?:(\d+) minutes?,\s*)?(\d+(?:\.\d+)?) seconds", re.M)
 BLOCK_SIZES = {"mmc": 512, "scsi": 4096, "ufs": 4096, "usb": 512, "sata": 512, "nand": 1}
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def _int(text: str) -> int:

@@ -18,6 +18,7 @@ from typing import TypeVar
 from perfgate import paths
 from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
+from perfgate.tools.common import CPU, KPPS, LOSS, THROUGHPUT
 from perfgate.workloads.base import Context, Expected, Measurements
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.peripherals import context as peripheral_context
@@ -26,11 +27,7 @@ from perfgate.workloads.settings import settings as shared_settings
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 
-THROUGHPUT = "throughput (Mbits/sec)"
-KPPS = "packets per second (kPPS)"
-CPU = "cpu load (%)"
 REMOTE_CPU = "remote cpu load (%)"
-LOSS = "packet loss (%)"
 
 
 def data_path() -> Path:
