@@ -422,10 +422,8 @@ class Gate:
         self._log_table(result)
 
     def _log_table(self, result: _SuiteResult) -> None:
-        try:
-            from perfgate.report.html import suite_table_html
-        except ImportError:
-            return
+        from perfgate.report.html import suite_table_html  # Jinja2 only once a suite has criteria
+
         entries = []
         for cid, c in result.criteria.items():
             j = result.judgements[cid]
