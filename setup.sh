@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 
 APT_PACKAGES=(
   # virtual boards: QEMU arm64 behind Debian's U-Boot, the image's contents, serial plumbing
-  qemu-system-arm u-boot-qemu busybox-static dropbear-bin cpio socat ser2net device-tree-compiler
+  qemu-system-arm ipxe-qemu u-boot-qemu busybox-static dropbear-bin cpio socat ser2net device-tree-compiler
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev
   # real tools, for parser captures and the QEMU board's workloads
   openssl fio iperf3 iperf rt-tests stress-ng time alsa-utils gstreamer1.0-tools gstreamer1.0-plugins-base libdrm-tests v4l-utils
