@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -31,3 +32,15 @@ def test_robocop_clean() -> None:
 def test_robot_files_formatted() -> None:
     p = _run("robocop", "format", "--check", "--diff", "suites", "resources")
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """`.ci/run` runs the README's test command, and that command installs what it needs first."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)\n```", readme.split("## Two commands", 1)[1].split("\n## ", 1)[0], re.S)
+    assert len(blocks) == 2, blocks
+    gate, tests = blocks
+    assert gate.startswith("./setup.sh") and "robot" in gate
+    assert tests.startswith("./setup.sh --qemu") and "pytest" in tests
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert tests in ci, f".ci/run does not run the README's test command {tests!r}"
