@@ -1,6 +1,7 @@
 """Test Contexts for the peripheral workloads. BoardContext answers each command the way the simulated board does
-(the workload's expected() picks the tool and the published values, the tool's render() prints the output), and
-keeps every command it was sent; it optionally degrades one criterion's published value before answering.
+(perfgate.sim.workloads.expected() picks the tool and the published values, perfgate.sim.tools' render() prints
+the output), and keeps every command it was sent; it optionally degrades one criterion's published value before
+answering.
 HostContext runs each command for real in this host's shell and keeps commands and outputs."""
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from dataclasses import dataclass, field
 
 from perfgate import boards, criteria
 from perfgate.model import Criterion
-from perfgate.tools import render
+from perfgate.sim import workloads as sim_workloads
+from perfgate.sim.tools import render
 from perfgate.workloads.base import Workload
 
 SIM_LAB = {"name": "sim", "has": ["ethernet", "usb", "audio", "gpu", "display", "capture", "multimedia"],
@@ -35,7 +37,7 @@ class BoardContext:
 
     def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
         self.commands.append((where, command))
-        e = self.workload.expected(command, self.crits, self.profile, self.lab)
+        e = sim_workloads.expected(self.workload, command, self.crits, self.profile, self.lab)
         if e is None:
             raise AssertionError(f"the simulated board would not know {command!r}")
         return render(e.tool, command, e.values, self.rng)

@@ -18,6 +18,7 @@ import yaml
 from perfgate.board.console import Console, ConsoleFailure, ConsoleTimeout
 from perfgate.board.lab import load
 from perfgate.board.strategy import Board, BringUpError
+from perfgate.sim.tools import uboot as sim_uboot_tool
 from perfgate.tools import boot as boot_tool
 from perfgate.tools import uboot as uboot_tool
 
@@ -109,7 +110,9 @@ class ScriptedBoard(threading.Thread):
                 _, k, v = line.split(" ", 2)
                 self.env[k] = v
             elif line.startswith("time ") or line.startswith("fatload") or line.startswith("fatwrite"):
-                self.say(uboot_tool.render(line, {"read (KB/s)": 170000.0, "write (KB/s)": 60000.0}, random.Random(1)))
+                self.say(
+                    sim_uboot_tool.render(line, {"read (KB/s)": 170000.0, "write (KB/s)": 60000.0}, random.Random(1))
+                )
             elif line == "boot":
                 return self.kernel()
             elif line == "version":

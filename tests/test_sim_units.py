@@ -17,6 +17,7 @@ from perfgate.sim import data as data_mod
 from perfgate.sim import faults, kernel, uboot, values
 from perfgate.sim.console import LineReader
 from perfgate.sim.shell import Board, Session, Sink, run_text, split_list, split_pipes, split_redirections
+from perfgate.sim.tools import uboot as sim_uboot
 
 
 def crit(suite: str, row: str, metric: str, value: float, direction: str = "higher", **kw) -> Criterion:
@@ -80,9 +81,9 @@ def test_degrade_goes_the_worse_way_for_each_direction() -> None:
 
 # -- U-Boot -------------------------------------------------------------------------------------------------
 def test_uboot_formats_are_the_real_ones() -> None:
-    assert uboot.print_size(4194304 // 72 * 1000, "/s") == "55.6 MiB/s"
-    assert uboot.print_size(4194304 // 104 * 1000, "/s") == "38.5 MiB/s"
-    assert uboot.print_size(4 << 20, "/s") == "4 MiB/s" and uboot.print_size(512, "") == "512 Bytes"
+    assert sim_uboot.print_size(4194304 // 72 * 1000, "/s") == "55.6 MiB/s"
+    assert sim_uboot.print_size(4194304 // 104 * 1000, "/s") == "38.5 MiB/s"
+    assert sim_uboot.print_size(4 << 20, "/s") == "4 MiB/s" and sim_uboot.print_size(512, "") == "512 Bytes"
     assert uboot.format_time(0.192) == "\ntime: 0.192 seconds\n"
     assert uboot.format_time(95.3) == "\ntime: 1 minutes, 35.300 seconds\n"
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import alsa as sim_alsa
 from perfgate.tools import alsa
 
 FIX = Path(__file__).parent / "fixtures" / "alsa"
@@ -65,6 +66,6 @@ def test_no_card_quotes_arecord() -> None:
 )
 def test_round_trip(command: str) -> None:
     values = {"throughput (bits/sec)": 1411176.0, "cpu load (%)": 3.0}
-    m = alsa.parse(alsa.render(command, values, random.Random(5)), command)
+    m = alsa.parse(sim_alsa.render(command, values, random.Random(5)), command)
     assert m["throughput (bits/sec)"] == pytest.approx(1411176.0, rel=2e-3)
     assert 2.0 <= m["cpu load (%)"] <= 4.0

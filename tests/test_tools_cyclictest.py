@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import cyclictest as sim_cyclictest
 from perfgate.tools import cyclictest
 
 FIX = Path(__file__).parent / "fixtures" / "cyclictest"
@@ -120,11 +121,11 @@ def test_garbage_is_a_parse_error() -> None:
 )
 def test_render_round_trip(command: str) -> None:
     rng = random.Random(7)
-    text = cyclictest.render(command, {"max latency (us)": 48.0}, rng)
+    text = sim_cyclictest.render(command, {"max latency (us)": 48.0}, rng)
     m = cyclictest.parse(text, command)
     assert m["max latency (us)"] == 48.0
     assert m["min latency (us)"] < m["avg latency (us)"] < 48.0
-    opts = cyclictest.options(command)
+    opts = sim_cyclictest.options(command)
     if opts.histogram:
         h = cyclictest.histogram(text)
         assert h is not None and len(h.counts) == opts.histogram
@@ -132,6 +133,6 @@ def test_render_round_trip(command: str) -> None:
 
 
 def test_render_t_line_matches_rt_tests_2_format() -> None:
-    line = cyclictest.render("cyclictest -l 100 -t1 -p99 -i200 -q", {"max latency (us)": 20}, random.Random(1))
+    line = sim_cyclictest.render("cyclictest -l 100 -t1 -p99 -i200 -q", {"max latency (us)": 20}, random.Random(1))
     real = read("osadl-noh-t1.txt").splitlines()[1]
     assert len(line.splitlines()[1]) == len(real)

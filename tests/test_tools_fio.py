@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import fio as sim_fio
 from perfgate.tools import fio
 
 FIX = Path(__file__).parent / "fixtures" / "fio"
@@ -68,7 +69,7 @@ def test_round_trip_write_then_read(fmt: str) -> None:
            "rm -f /mnt/sd/perfgate.fio")  # fmt: skip
     values = {"write throughput (MB/s)": 18.2, "write cpu load (%)": 0.66, "read throughput (MB/s)": 82.5,
               "read cpu load (%)": 1.09}  # fmt: skip
-    m = fio.parse(fio.render(cmd, values, random.Random(3)), cmd)
+    m = fio.parse(sim_fio.render(cmd, values, random.Random(3)), cmd)
     for k, v in values.items():
         assert m[k] == pytest.approx(v, rel=0.05)
         assert m[("mmcsd-4m-write: " if k.startswith("write") else "mmcsd-4m-read: ") + k] == m[k]

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import gfxbench as sim_gfxbench
+from perfgate.sim.tools import glbenchmark as sim_glbenchmark
 from perfgate.tools import gfxbench, glbenchmark
 
 FIX = Path(__file__).parent / "fixtures"
@@ -34,7 +36,7 @@ def test_gfxbench_without_document() -> None:
 
 
 def test_gfxbench_round_trip() -> None:
-    m = gfxbench.parse(gfxbench.render(GFX, {"score": 122.97, "fps": 2.2}, random.Random(1)), GFX)
+    m = gfxbench.parse(sim_gfxbench.render(GFX, {"score": 122.97, "fps": 2.2}, random.Random(1)), GFX)
     assert m["score"] == pytest.approx(122.97, rel=6e-3) and m["gl_trex_off fps"] == pytest.approx(2.2, rel=6e-3)
 
 
@@ -55,5 +57,5 @@ def test_glbenchmark_error() -> None:
 def test_glbenchmark_round_trip() -> None:
     cmd = "/opt/glbenchmark/GLBenchmark2 --test 2500101"
     vals = {"fps": 30.71, "texels/sec": 755731648.0}
-    m = glbenchmark.parse(glbenchmark.render(cmd, vals, random.Random(9)), cmd)
+    m = glbenchmark.parse(sim_glbenchmark.render(cmd, vals, random.Random(9)), cmd)
     assert m["fps"] == pytest.approx(30.71, rel=6e-3) and m["texels/sec"] == pytest.approx(755731648.0, rel=6e-3)

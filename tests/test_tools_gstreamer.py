@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import gstreamer as sim_gstreamer
 from perfgate.tools import gstreamer
 
 FIX = Path(__file__).parent / "fixtures" / "gstreamer"
@@ -37,7 +38,7 @@ def test_no_eos_is_an_error() -> None:
 
 @pytest.mark.parametrize("seconds", [0.5, 24.2, 4000.0])
 def test_round_trip(seconds: float) -> None:
-    text = gstreamer.render(PLAYBIN, {"execution time (s)": seconds}, random.Random(2))
+    text = sim_gstreamer.render(PLAYBIN, {"execution time (s)": seconds}, random.Random(2))
     assert gstreamer.parse(text, PLAYBIN)["execution time (s)"] == pytest.approx(seconds, rel=2e-3)
     assert 'Got EOS from element "playbin0".' in text
 
@@ -46,5 +47,5 @@ def test_fps_from_the_stated_frame_count() -> None:
     command = "STREAM_FRAMES=120 " + PLAYBIN
     m = gstreamer.parse((FIX / "gst-playbin-theora.txt").read_text(), command)
     assert m["fps"] == pytest.approx(120 / 0.041307187, rel=1e-3)
-    text = gstreamer.render(command, {"fps": 59.94}, random.Random(3))
+    text = sim_gstreamer.render(command, {"fps": 59.94}, random.Random(3))
     assert gstreamer.parse(text, command)["fps"] == pytest.approx(59.94, rel=2e-3)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import iperf as sim_iperf
 from perfgate.tools import iperf
 
 FIX = Path(__file__).parent / "fixtures" / "iperf"
@@ -71,7 +72,7 @@ def test_nothing_recognised() -> None:
 def test_round_trip_dual_test_with_cpu(fmt: str) -> None:
     cmd = f"head -1 /proc/stat; iperf -c 192.168.0.1 -p 5001 -w 64K -m -f {fmt} -d -t 60; head -1 /proc/stat"
     values = {"throughput (Mbits/sec)": 311.2, "cpu load (%)": 17.52}
-    m = iperf.parse(iperf.render(cmd, values, random.Random(4)), cmd)
+    m = iperf.parse(sim_iperf.render(cmd, values, random.Random(4)), cmd)
     assert m["throughput (Mbits/sec)"] == pytest.approx(311.2, rel=0.01)
     assert m["cpu load (%)"] == pytest.approx(17.52, rel=0.02)
 
@@ -79,7 +80,7 @@ def test_round_trip_dual_test_with_cpu(fmt: str) -> None:
 def test_round_trip_udp() -> None:
     values = {"throughput (Mbits/sec)": 858.0}
     cmd = "iperf -c 192.168.0.1 -u -b 1000M -l 1470 -t 10"
-    m = iperf.parse(iperf.render(cmd, values, random.Random(4)), cmd)
+    m = iperf.parse(sim_iperf.render(cmd, values, random.Random(4)), cmd)
     assert m["throughput (Mbits/sec)"] == pytest.approx(858.0, rel=0.01)
     assert m["packets per second (kPPS)"] == pytest.approx(858e6 / 8 / 1470 / 1e3, rel=0.01)
     assert m["packet loss (%)"] > 0
@@ -88,5 +89,5 @@ def test_round_trip_udp() -> None:
 def test_round_trip_packet_rate_limits_the_capacity() -> None:
     values = {"throughput (Mbits/sec)": 30.1, "packets per second (kPPS)": 40.0}
     cmd = "iperf -c 192.168.0.1 -u -b 1000M -l 64 -t 10"
-    m = iperf.parse(iperf.render(cmd, values, random.Random(4)), cmd)
+    m = iperf.parse(sim_iperf.render(cmd, values, random.Random(4)), cmd)
     assert m["packets per second (kPPS)"] == pytest.approx(40.0, rel=0.02)

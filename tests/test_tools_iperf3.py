@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import iperf3 as sim_iperf3
 from perfgate.tools import iperf3
 
 FIX = Path(__file__).parent / "fixtures" / "iperf3"
@@ -64,15 +65,17 @@ def test_error_document_and_garbage() -> None:
 
 def test_round_trip_tcp_bidir() -> None:
     cmd = "iperf3 -c 192.168.0.1 -p 5201 -t 5 --bidir -J"
-    m = iperf3.parse(iperf3.render(cmd, {"throughput (Mbits/sec)": 1835.59, "cpu load (%)": 67.36}, random.Random(2)))
+    m = iperf3.parse(
+        sim_iperf3.render(cmd, {"throughput (Mbits/sec)": 1835.59, "cpu load (%)": 67.36}, random.Random(2))
+    )
     assert m["throughput (Mbits/sec)"] == pytest.approx(1835.59, rel=0.01)
     assert m["cpu load (%)"] == pytest.approx(67.36, rel=0.03)
 
 
 def test_round_trip_udp_trials_show_loss_only_above_capacity() -> None:
     values = {"throughput (Mbits/sec)": 188.16, "cpu load (%)": 39.8}
-    below = iperf3.parse(iperf3.render("iperf3 -c h -u -b 150M -l 210 -t 2 -J", values, random.Random(1)))
-    above = iperf3.parse(iperf3.render("iperf3 -c h -u -b 300M -l 210 -t 2 -J", values, random.Random(1)))
+    below = iperf3.parse(sim_iperf3.render("iperf3 -c h -u -b 150M -l 210 -t 2 -J", values, random.Random(1)))
+    above = iperf3.parse(sim_iperf3.render("iperf3 -c h -u -b 300M -l 210 -t 2 -J", values, random.Random(1)))
     assert below["packet loss (%)"] == 0.0
     assert below["throughput (Mbits/sec)"] == pytest.approx(150.0, rel=0.01)
     assert above["packet loss (%)"] > 30
@@ -81,7 +84,7 @@ def test_round_trip_udp_trials_show_loss_only_above_capacity() -> None:
 
 def test_round_trip_udp_possible_loss() -> None:
     values = {"throughput (Mbits/sec)": 139.74, "packet loss (%)": 47.43, "cpu load (%)": 43.66}
-    m = iperf3.parse(iperf3.render("iperf3 -c h -u -b 1000M -l 82 -t 2 -R -J", values, random.Random(5)))
+    m = iperf3.parse(sim_iperf3.render("iperf3 -c h -u -b 1000M -l 82 -t 2 -R -J", values, random.Random(5)))
     assert m["throughput (Mbits/sec)"] == pytest.approx(139.74, rel=0.01)
     assert m["packet loss (%)"] == pytest.approx(47.43, rel=0.03)
     assert m["packets per second (kPPS)"] == pytest.approx(139.74e6 / 8 / 82 / 1e3, rel=0.02)
@@ -89,5 +92,5 @@ def test_round_trip_udp_possible_loss() -> None:
 
 def test_round_trip_packet_rate_limits_the_capacity() -> None:
     values = {"throughput (Mbits/sec)": 211.8, "packets per second (kPPS)": 15.0, "cpu load (%)": 34.6}
-    m = iperf3.parse(iperf3.render("iperf3 -c h -u -b 0 -l 1400 -t 2 -J", values, random.Random(5)))
+    m = iperf3.parse(sim_iperf3.render("iperf3 -c h -u -b 0 -l 1400 -t 2 -J", values, random.Random(5)))
     assert m["packets per second (kPPS)"] == pytest.approx(15.0, rel=0.02)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import modetest as sim_modetest
 from perfgate.tools import modetest
 
 FIX = Path(__file__).parent / "fixtures" / "modetest"
@@ -28,6 +29,6 @@ def test_no_device_quotes_modetest() -> None:
 @pytest.mark.parametrize("fps", [56.25, 59.99, 75.03])
 def test_round_trip(fps: float) -> None:
     command = "timeout 10 modetest -M omapdrm -v -s 39:1024x768-75"
-    text = modetest.render(command, {"fps": fps}, random.Random(4))
+    text = sim_modetest.render(command, {"fps": fps}, random.Random(4))
     assert text.startswith("setting mode 1024x768-75.00Hz on connectors 39")
     assert modetest.parse(text, command)["fps"] == pytest.approx(fps, abs=0.01)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import netperf as sim_netperf
 from perfgate.tools import netperf
 
 FIX = Path(__file__).parent / "fixtures" / "netperf"
@@ -60,14 +61,14 @@ def test_output_without_keywords_fails() -> None:
 
 def test_offered_rate_follows_the_guides_formula() -> None:
     glob, _ = netperf.options(["netperf", "-H", "h", "-b", "425", "-w", "10", "--", "-m", "1472"])
-    assert netperf.offered_rate(glob, 1472) == pytest.approx(425 * 1472 * 8 * 100)  # ≈ 500 Mbit/s
+    assert sim_netperf.offered_rate(glob, 1472) == pytest.approx(425 * 1472 * 8 * 100)  # ≈ 500 Mbit/s
 
 
 def test_round_trip_bidirectional() -> None:
     cmd = (f"netperf -H 10.0.0.1 -j -c -l 5 -t TCP_STREAM -- {K} & "
            f"netperf -H 10.0.0.1 -j -c -l 5 -t TCP_MAERTS -- {K} & wait")  # fmt: skip
     m = netperf.parse(
-        netperf.render(cmd, {"throughput (Mbits/sec)": 1834.33, "cpu load (%)": 73.5}, random.Random(1)), cmd
+        sim_netperf.render(cmd, {"throughput (Mbits/sec)": 1834.33, "cpu load (%)": 73.5}, random.Random(1)), cmd
     )
     assert m["throughput (Mbits/sec)"] == pytest.approx(1834.33, rel=0.01)
     assert m["cpu load (%)"] == pytest.approx(73.5, rel=0.03)
@@ -79,7 +80,7 @@ def test_round_trip_udp_trial(burst: int, lossy: bool) -> None:
     # capacity 146.16 Mbit/s at 82-byte datagrams; burst 100 offers 6.56 Mbit/s, 3000 offers 196.8 Mbit/s
     cmd = f"netperf -H 10.0.0.1 -j -c -l 2 -t UDP_STREAM -b {burst} -w 10 -- -m 82 {K}"
     m = netperf.parse(
-        netperf.render(cmd, {"throughput (Mbits/sec)": 146.16, "cpu load (%)": 88.8}, random.Random(2)), cmd
+        sim_netperf.render(cmd, {"throughput (Mbits/sec)": 146.16, "cpu load (%)": 88.8}, random.Random(2)), cmd
     )
     assert (m["packet loss (%)"] > 1) is lossy
     expected = 146.16 if lossy else burst * 82 * 8 * 100 / 1e6
@@ -89,7 +90,7 @@ def test_round_trip_udp_trial(burst: int, lossy: bool) -> None:
 def test_round_trip_ingress_from_tester_reports_remote_cpu() -> None:
     cmd = f"netperf -H 10.0.0.2 -j -C -l 2 -t UDP_STREAM -- -m 18 {K}"
     values = {"throughput (Mbits/sec)": 59.08, "packet loss (%)": 1.78, "remote cpu load (%)": 88.04}
-    m = netperf.parse(netperf.render(cmd, values, random.Random(3)), cmd)
+    m = netperf.parse(sim_netperf.render(cmd, values, random.Random(3)), cmd)
     assert m["remote cpu load (%)"] == pytest.approx(88.04, rel=0.03)
     assert m["packet loss (%)"] == pytest.approx(1.78, rel=0.05)
     assert m["packets per second (kPPS)"] == pytest.approx(410.3, rel=0.01)
@@ -99,6 +100,6 @@ def test_round_trip_packet_rate_limits_the_capacity() -> None:
     # 225 kpps of 18-byte datagrams is 32.4 Mbit/s: a board degraded to 180 kpps carries 25.9 Mbit/s
     cmd = f"netperf -H 10.0.0.1 -j -c -l 2 -t UDP_STREAM -b 3000 -w 10 -- -m 18 {K}"
     values = {"throughput (Mbits/sec)": 32.39, "packets per second (kPPS)": 180.0, "cpu load (%)": 88.0}
-    m = netperf.parse(netperf.render(cmd, values, random.Random(2)), cmd)
+    m = netperf.parse(sim_netperf.render(cmd, values, random.Random(2)), cmd)
     assert m["packets per second (kPPS)"] == pytest.approx(180.0, rel=0.01)
     assert m["throughput (Mbits/sec)"] == pytest.approx(180e3 * 18 * 8 / 1e6, rel=0.01)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import openssl as sim_openssl
 from perfgate.tools import openssl
 
 FIX = Path(__file__).parent / "fixtures" / "openssl"
@@ -70,12 +71,12 @@ def test_header_without_rows_and_empty_output_fail() -> None:
 
 @pytest.mark.parametrize("alg", ["aes-128-cbc", "des3", "sha512", "md5"])
 def test_round_trip(alg: str) -> None:
-    values = {openssl.key(alg, s): 1000.0 + s for s in openssl.SIZES} | {"cpu load (%)": 34.0}
+    values = {openssl.key(alg, s): 1000.0 + s for s in sim_openssl.SIZES} | {"cpu load (%)": 34.0}
     values[openssl.key(alg, 16)] = 5.5  # small enough to print without k
     cmd = f"time -v openssl speed -elapsed -evp {alg}"
-    text = openssl.render(cmd, values, random.Random(1))
+    text = sim_openssl.render(cmd, values, random.Random(1))
     m = openssl.parse(text, cmd)
-    for s in openssl.SIZES:
+    for s in sim_openssl.SIZES:
         assert m[openssl.key(alg, s)] == pytest.approx(values[openssl.key(alg, s)], rel=0.01)
     assert m["cpu load (%)"] == pytest.approx(34.0, abs=1.0)
     if alg == "des3":

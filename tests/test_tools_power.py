@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import power as sim_power
 from perfgate.tools import power
 
 FIX = Path(__file__).parent / "fixtures" / "power"
@@ -35,9 +36,9 @@ def test_meter_error() -> None:
 
 def test_round_trip_keeps_rails_and_total() -> None:
     vals = {"vdd_core (mW)": 121.81, "soc_dvdd_3v3 (mW)": 12.72, "total (mW)": 154.61}
-    m = power.parse(power.render("meter", vals, random.Random(0)))
+    m = power.parse(sim_power.render("meter", vals, random.Random(0)))
     assert m["vdd_core (mW)"] == pytest.approx(121.81, rel=0.011) and m["total (mW)"] == pytest.approx(154.61, rel=6e-3)
 
 
 def test_entering_a_mode_prints_nothing() -> None:
-    assert power.render("(sleep 5; rtcwake -s 30 -m mem) > /dev/null 2>&1 &", {}, random.Random(0)) == ""
+    assert sim_power.render("(sleep 5; rtcwake -s 30 -m mem) > /dev/null 2>&1 &", {}, random.Random(0)) == ""

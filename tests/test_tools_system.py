@@ -10,6 +10,11 @@ import pytest
 
 from perfgate import criteria, tools
 from perfgate.errors import ParseError
+from perfgate.sim.tools import coremark_pro as sim_coremark_pro
+from perfgate.sim.tools import dhrystone as sim_dhrystone
+from perfgate.sim.tools import lmbench as sim_lmbench
+from perfgate.sim.tools import nbench as sim_nbench
+from perfgate.sim.tools import whetstone as sim_whetstone
 from perfgate.tools import coremark_pro, dhrystone, lmbench, nbench, whetstone
 
 FIX = Path(__file__).parent / "fixtures"
@@ -145,9 +150,9 @@ def test_lmbench_keys_for_matches_what_the_parser_reads() -> None:
     loop = 'for op in rd bcopy; do echo "bw_mem 8M $op"; bw_mem 8M $op; done'
     for command in ["lat_ctx -s 256K 2 4 2>&1", "lat_mem_rd 1M 128", "lat_ops", "lat_fs", "lat_syscall stat f",
                     "bw_mmap_rd 1M open2close f", loop]:  # fmt: skip
-        out = lmbench.render(command, {}, rng)
+        out = sim_lmbench.render(command, {}, rng)
         assert set(lmbench.parse(out, command)) == set(lmbench.keys_for(command)), command
-    assert lmbench.render("lat_tcp -s >/dev/null 2>&1", {}, rng) == ""
+    assert sim_lmbench.render("lat_tcp -s >/dev/null 2>&1", {}, rng) == ""
     assert lmbench.keys_for("lat_tcp -S localhost") == []
 
 
@@ -170,7 +175,7 @@ def test_dhrystone_too_small_is_an_error() -> None:
 
 def test_dhrystone_render_is_quantised_like_the_published_figures() -> None:
     rng = random.Random(1)
-    seen = {round(dhrystone.parse(dhrystone.render("dhrystone 40000000 1400",
+    seen = {round(dhrystone.parse(sim_dhrystone.render("dhrystone 40000000 1400",
                                                    {"dhrystone_per_second (DhrystoneP)": 7142857.0}, rng))
                   ["dhrystone_per_second (DhrystoneP)"]) for _ in range(20)}  # fmt: skip
     assert seen <= {round(4e7 / (n * 0.2)) for n in range(20, 40)}
@@ -186,7 +191,7 @@ def test_whetstone_mips_and_kips() -> None:
 
 
 def test_whetstone_render_prints_kips_under_1000() -> None:
-    out = whetstone.render("whetstone 100000", {"whetstone (MIPS)": 0.5}, random.Random(0))
+    out = sim_whetstone.render("whetstone 100000", {"whetstone (MIPS)": 0.5}, random.Random(0))
     assert "KIPS" in out and "MIPS" not in out
     assert whetstone.parse(out)["whetstone (MIPS)"] == pytest.approx(0.5, rel=0.05)
 
@@ -219,7 +224,7 @@ def test_nbench_cut_after_a_warning_names_the_test_and_line() -> None:
 
 
 def test_nbench_render_round_trip_with_exponent_values() -> None:
-    out = nbench.render("nbench", {"fourier (Iterations)": 2.5e7}, random.Random(2))
+    out = sim_nbench.render("nbench", {"fourier (Iterations)": 2.5e7}, random.Random(2))
     assert "e+07" in out
     assert nbench.parse(out)["fourier (Iterations)"] == pytest.approx(2.5e7, rel=0.02)
 
@@ -264,7 +269,7 @@ def test_coremark_pro_unreadable_table_row() -> None:
 
 
 def test_coremark_pro_contexts_from_the_command() -> None:
-    out = coremark_pro.render("make XCMD='-c2' certify-all", {"core (workloads/)": 0.6}, random.Random(0))
+    out = sim_coremark_pro.render("make XCMD='-c2' certify-all", {"core (workloads/)": 0.6}, random.Random(0))
     assert "-- core:contexts=2" in out and "-- core:contexts=1" in out
     assert coremark_pro.parse(out)["core (workloads/)"] == pytest.approx(0.6, rel=0.02)
 

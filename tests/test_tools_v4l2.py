@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import v4l2 as sim_v4l2
 from perfgate.tools import v4l2
 
 FIX = Path(__file__).parent / "fixtures" / "v4l2"
@@ -32,4 +33,4 @@ def test_round_trip(fps: float) -> None:
     command = (
         "v4l2-ctl -d /dev/video1 --set-fmt-video=width=320,height=240,pixelformat=BA81 --stream-mmap --stream-count=300"
     )
-    assert v4l2.parse(v4l2.render(command, {"fps": fps}, random.Random(1)), command)["fps"] == pytest.approx(fps)
+    assert v4l2.parse(sim_v4l2.render(command, {"fps": fps}, random.Random(1)), command)["fps"] == pytest.approx(fps)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.errors import ParseError
+from perfgate.sim.tools import uboot as sim_uboot
 from perfgate.tools import uboot
 
 FIX = Path(__file__).parent / "fixtures" / "uboot"
@@ -56,17 +57,19 @@ def test_unrecognised_output_is_a_parse_error():
 
 def test_render_prints_what_real_u_boot_prints():
     real = text("qemu_arm64-fatload-1000000.txt").splitlines()[1]
-    rendered = uboot.render("fatload mmc 1:1 0x82000000 perfgate.bin 0x1000000", {"read (KB/s)": 327680.0},
+    rendered = sim_uboot.render("fatload mmc 1:1 0x82000000 perfgate.bin 0x1000000", {"read (KB/s)": 327680.0},
                             random.Random(0))  # fmt: skip
     shape = r"^\d+ bytes read in \d+ ms \(\d+(\.\d)? MiB/s\)$"
     import re
 
     assert re.match(shape, real) and re.match(shape, rendered.strip()), (real, rendered)
-    assert uboot.print_size(335544320, "/s") == "320 MiB/s" and uboot.print_size(155293696, "/s") == "148.1 MiB/s"
+    assert (
+        sim_uboot.print_size(335544320, "/s") == "320 MiB/s" and sim_uboot.print_size(155293696, "/s") == "148.1 MiB/s"
+    )
     commands = ["time mmc write 0x82000000 0x0 0x10000", "time sf read 0x82000000 0x0 0x400000"]
     commands += ["time scsi read 0x82000000 0x0 0x400", "fatwrite mmc 1:1 0x82000000 perfgate.bin 0x400000"]
     for cmd in commands:
         values = {"read (KB/s)": 170666.67, "write (KB/s)": 60000.0}
-        m = uboot.parse(uboot.render(cmd, values, random.Random(3)), cmd)
+        m = uboot.parse(sim_uboot.render(cmd, values, random.Random(3)), cmd)
         key = next(k for k in m if k.endswith("(KB/s)"))
         assert abs(m[key] / values[key] - 1) < 0.1, (cmd, m)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from perfgate import boards, criteria
 from perfgate.board.lab import load
+from perfgate.sim import workloads as sim_workloads
 from perfgate.workloads import uboot_emmc, uboot_mmcsd, uboot_ospi, uboot_ufs
 
 
@@ -53,7 +54,7 @@ def test_the_sim_is_told_the_published_rates():
     profile = boards.profile("j721e_idk_gw")
     lab = load("sim", "j721e_idk_gw").data
     crits = criteria.load("j721e_idk_gw", "uboot_ospi")
-    e = uboot_ospi.WORKLOAD.expected("time sf read 0x82000000 0x0 0x400000", crits, profile, lab)
+    e = sim_workloads.expected(uboot_ospi.WORKLOAD, "time sf read 0x82000000 0x0 0x400000", crits, profile, lab)
     assert e and e.tool == "uboot" and e.values == {"read (KB/s)": 195047.62}
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from perfgate import criteria
+from perfgate.sim import workloads as sim_workloads
 from perfgate.workloads import ethernet, ipsec, network, pcie_eth, usb_eth
 from workload_harness import SIM_LAB, context
 
@@ -100,7 +101,7 @@ def test_foreign_commands_are_not_claimed() -> None:
     for cmd in ["fio --name=emmc-ext4-1m-write --rw=write", "openssl speed -evp aes-128-cbc", "netserver -p 12865",
                 "iperf -c 1.2.3.4 -w 8K -p 5002 -t 2",
                 "iperf3 -c 1.2.3.4 -p 5205 -u -b 0 -l 1472 -t 2 -J -T ipsec-aes128-sha1"]:  # fmt: skip
-        assert ethernet.WORKLOAD.expected(cmd, crits, profile, SIM_LAB) is None
+        assert sim_workloads.expected(ethernet.WORKLOAD, cmd, crits, profile, SIM_LAB) is None
 
 
 def test_classification_of_the_guides_tables() -> None:

@@ -15,6 +15,7 @@ from perfgate.model import Criterion
 from perfgate.sim import data as sim_data
 from perfgate.sim import faults as sim_faults
 from perfgate.sim import shell
+from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.answers import Answers
 from perfgate.tolerance import Policy
 from perfgate.verdict import judge
@@ -204,6 +205,6 @@ def test_expected_answers_every_planned_command(suite: str) -> None:
         crits = criteria.load(board, suite)
         profile = boards.profile(board)
         for run in wl.plan(crits, profile, {}):
-            exp = wl.expected(run.command, crits, profile, {})
+            exp = sim_workloads.expected(wl, run.command, crits, profile, {})
             assert exp is not None and exp.tool == run.tool, run.command
             assert set(exp.values) == set(run.keys), run.command

@@ -1,6 +1,7 @@
 """A Context for workload tests: every command is answered the way the simulated board answers it — the suite's
-own expected() says which tool and around which published values, and that tool's render() prints it — and every
-command is recorded. No mocks of the parsers: the workload reads real renderer output through perfgate.tools."""
+answer in perfgate.sim.workloads says which tool and around which published values, and that tool's renderer in
+perfgate.sim.tools prints it — and every command is recorded. No mocks of the parsers: the workload reads the
+renderer's output through perfgate.tools."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from dataclasses import dataclass, field
 from perfgate import boards, criteria
 from perfgate.errors import ToolMissing
 from perfgate.model import Criterion
-from perfgate.tools import render
+from perfgate.sim import workloads as sim_workloads
+from perfgate.sim.tools import render
 from perfgate.workloads.base import Workload
 
 SIM_LAB = {"name": "sim", "kind": "sim", "virtual": True, "tester": {"address": "127.0.0.1"},
@@ -49,7 +51,7 @@ class FakeContext:
         if command.startswith("command -v "):
             name = command.split()[2]
             return "" if name in self.missing_tools else f"/usr/bin/{name}\n"
-        exp = self.workload.expected(command, self.criteria, self.profile, self.lab)
+        exp = sim_workloads.expected(self.workload, command, self.criteria, self.profile, self.lab)
         if exp is None:
             return ""  # servers, ethtool, rm: silent
         values = {k: v * self.scale.get(k, 1.0) for k, v in exp.values.items()}

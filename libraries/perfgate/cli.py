@@ -1,5 +1,6 @@
-"""`python -m perfgate <command>`. Each command lives in perfgate.commands.<module> with
-`add_arguments(parser)` and `run(args) -> int`, imported only when it is used."""
+"""`python -m perfgate <command>`. Each command lives in perfgate.commands.<module> (or the full module path given
+here: the simulated board's own command lives in perfgate.sim, which nothing else outside perfgate.sim may import)
+with `add_arguments(parser)` and `run(args) -> int`, imported only when it is used."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "boards": ("boards", "list every board with its guide, release and criteria per suite"),
     "criteria": ("criteria", "print a board's criteria (--json)"),
     "parse": ("parse", "parse a workload's raw output into the guide's metric names (JSON)"),
-    "sim": ("sim", "run the simulated board (serial on a pseudo-terminal, SSH on 127.0.0.1)"),
+    "sim": ("perfgate.sim.command", "run the simulated board (serial on a pseudo-terminal, SSH on 127.0.0.1)"),
     "sim-power": ("sim_power", "power a running simulated board on, off or cycle it"),
     "report": ("report", "(re)build comparison.html for a run directory"),
     "trend": ("trend", "plot a metric or a suite across a board's runs"),
@@ -34,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(name, help=help_text)
         if name == wanted:
             try:
-                module = importlib.import_module(f"perfgate.commands.{module_name}")
+                module = importlib.import_module(
+                    module_name if "." in module_name else f"perfgate.commands.{module_name}"
+                )
             except ModuleNotFoundError as e:
                 print(f"perfgate: command {name!r} is not available: {e}", file=sys.stderr)
                 return 2

@@ -2,8 +2,8 @@
 
 Every suite module perfgate.workloads.<suite> that exists is asked: first through an index of the commands its
 `plan()` gives for this board (fast, and it knows which criterion each metric measures), then through its
-`expected()` (for workloads that build commands the index cannot foresee). The output comes from
-perfgate.tools.<tool>.render with the values drawn around the published ones (perfgate.sim.values).
+answer in perfgate.sim.workloads (for workloads that build commands the index cannot foresee). The output comes
+from perfgate.sim.tools.<tool>.render with the values drawn around the published ones (perfgate.sim.values).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 
-from perfgate import tools
 from perfgate.model import Criterion
-from perfgate.sim import values
+from perfgate.sim import tools, values
+from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.data import BoardData
 
 # Binaries of each tool, for `missing-tool:<tool>` and `command -v` when no plan names them.
@@ -133,7 +133,7 @@ class Answers:
             if not crits:
                 continue
             try:
-                exp = wl.expected(command, crits, self.data.profile, self.data.lab)
+                exp = sim_workloads.expected(wl, command, crits, self.data.profile, self.data.lab)
             except Exception as e:
                 problem = f"workload {suite}: expected() failed for `{command}` ({type(e).__name__}: {e})"
                 if problem not in self.problems:

@@ -9,8 +9,6 @@ tests/fixtures/gfxbench/PROVENANCE.md.
 from __future__ import annotations
 
 import json
-import random
-import re
 
 from perfgate.errors import ParseError
 
@@ -54,27 +52,3 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if not out:
         raise ParseError("gfxbench: no JSON result document with results[].score / gfx_result.fps", line=1)
     return out
-
-
-def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    m = re.search(r"--test_id\s+(\S+)", command)
-    tid = m.group(1) if m else "gl_manhattan_off"
-    fps = float(values.get("fps", 1.0)) * rng.uniform(0.995, 1.005)
-    score = float(values.get("score", fps * 62)) * rng.uniform(0.995, 1.005)
-    frames = max(1, round(score))
-    doc = {
-        "results": [
-            {
-                "test_id": tid,
-                "status": "OK",
-                "score": round(score, 2),
-                "unit": "frames",
-                "elapsed_time": round(frames / max(fps, 0.01) * 1000),
-                "gfx_result": {"fps": round(fps, 2), "frame_count": frames, "width": 1920, "height": 1080},
-            }
-        ]
-    }
-    return (
-        f"I/GFXBench: Running test {tid}\n"
-        "I/GFXBench: Graphics API: gles, context: egl\n" + json.dumps(doc, indent=4) + "\n"
-    )

@@ -8,7 +8,6 @@ The format is reconstructed (GLBenchmark is not available here): see tests/fixtu
 
 from __future__ import annotations
 
-import random
 import re
 
 from perfgate.errors import ParseError
@@ -43,16 +42,3 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if not out:
         raise ParseError("glbenchmark: no 'GLB.. test (<number>)' result block with Fps or Rate lines", line=1)
     return out
-
-
-def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    m = re.search(r"(?:-t|--test)[= ](\d+)", command)
-    number = m.group(1) if m else "2500005"
-    lines = ["GLBenchmark 2.5.0 (Linux, OpenGL ES 2.0)", f"GLB25_Test{number} test ({number})"]
-    if "fps" in values:
-        lines.append(f"  Fps: {float(values['fps']) * rng.uniform(0.995, 1.005):.2f}")
-    if "triangles/sec" in values:
-        lines.append(f"  Rate: {round(float(values['triangles/sec']) * rng.uniform(0.995, 1.005))} triangles/sec")
-    if "texels/sec" in values:
-        lines.append(f"  Rate: {round(float(values['texels/sec']) * rng.uniform(0.995, 1.005))} texel/sec")
-    return "\n".join(lines) + "\n"

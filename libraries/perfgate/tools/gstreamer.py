@@ -9,7 +9,6 @@ A pipeline that ends with an ERROR and no EOS is a ParseError quoting GStreamer'
 
 from __future__ import annotations
 
-import random
 import re
 
 from perfgate.errors import ParseError
@@ -47,25 +46,3 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if not eos:
         raise ParseError("gstreamer: the pipeline did not reach end of stream (no 'Got EOS from element')", line=1)
     raise ParseError("gstreamer: no 'Execution ended after h:mm:ss.n' line", line=1)
-
-
-def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    count = frames(command)
-    fps = float(values["fps"]) if "fps" in values and count else None
-    seconds = count / max(fps, 1e-6) if fps and count else float(values.get(TIME, 10.0))
-    seconds = max(1e-6, seconds * rng.uniform(0.999, 1.001))
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    element = "playbin0" if "playbin" in command else "pipeline0"
-    return (
-        "Setting pipeline to PAUSED ...\n"
-        "Pipeline is PREROLLING ...\n"
-        "Pipeline is PREROLLED ...\n"
-        "Setting pipeline to PLAYING ...\n"
-        "New clock: GstSystemClock\n"
-        "Redistribute latency...\n"
-        f'Got EOS from element "{element}".\n'
-        f"Execution ended after {int(h)}:{int(m):02d}:{s:012.9f}\n"
-        "Setting pipeline to NULL ...\n"
-        "Freeing pipeline ...\n"
-    )

@@ -6,7 +6,6 @@ Metrics: `fps` (the mean of the freq lines, as the guide's "59.99 (min 59.01, ma
 
 from __future__ import annotations
 
-import random
 import re
 
 from perfgate.errors import ParseError
@@ -24,20 +23,3 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                 raise ParseError(f"modetest: {line.strip()}", line=n)
         raise ParseError("modetest: no 'freq: <n>Hz' line (is -v given?)", line=1)
     return {"fps": round(sum(freqs) / len(freqs), 3), "fps min": min(freqs), "fps max": max(freqs)}
-
-
-def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    m = re.search(r"-s\s+(\d+)(?:@(\d+))?:(\d+x\d+)(?:-([\d.]+))?", command)
-    connector, crtc, mode = (m[1], m[2] or "35", m[3]) if m else ("37", "35", "1920x1080")
-    fps = float(values.get("fps", 60.0))
-    refresh = float(m[4]) if m and m[4] else round(fps)
-    seconds = 10
-    t = re.search(r"timeout\s+(\d+)", command)
-    if t:
-        seconds = int(t[1])
-    lines = [f"setting mode {mode}-{refresh:.2f}Hz on connectors {connector}, crtc {crtc}"]
-    n = max(2, round(seconds * fps / 60))
-    draws = [fps + rng.uniform(-0.15, 0.15) for _ in range(n)]
-    shift = fps - sum(draws) / n
-    lines += [f"freq: {d + shift:.2f}Hz" for d in draws]
-    return "\n".join(lines) + "\n"

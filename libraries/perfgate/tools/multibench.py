@@ -5,11 +5,10 @@ published: the board or lab data gives it). Metric: `<workload> (workloads/)`, t
 
 from __future__ import annotations
 
-import random
-
 from perfgate.errors import ParseError
-from perfgate.tools.coremark_pro import contexts_of, key, mith_lines, mith_run
+from perfgate.tools.coremark_pro import key, mith_lines
 
+# The MultiBench workloads TI's guides publish (the suite is licensed: its names come from the guides' rows).
 WORKLOADS = ("4m-check", "4m-check-reassembly", "4m-check-reassembly-tcp", "4m-check-reassembly-tcp-cmykw2-rotatew2",
              "4m-check-reassembly-tcp-x264w2", "4m-cmykw2", "4m-cmykw2-rotatew2", "4m-reassembly", "4m-rotatew2",
              "4m-tcp-mixed", "4m-x264w2", "empty-wld", "idct-4m", "idct-4mw1", "ippktcheck-4m", "ippktcheck-4mw1",
@@ -17,22 +16,16 @@ WORKLOADS = ("4m-check", "4m-check-reassembly", "4m-check-reassembly-tcp", "4m-c
              "rotate-4ms1w1", "rotate-4ms64", "rotate-4ms64w1", "x264-4mq", "x264-4mqw1")  # fmt: skip
 
 
+def keys_for(command: str | None = None) -> list[str]:
+    """The metrics this parser gives for any run of the tool (what planning matches the guide's rows against)."""
+    return [key(w) for w in WORKLOADS]
+
+
 def parse(text: str, command: str | None = None) -> dict[str, float]:
     out = mith_lines(text)
     if not out:
         raise ParseError("no `-- <workload>:workloads/sec=` lines: not MultiBench output" + _of(command))
     return out
-
-
-def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    contexts = contexts_of(command)
-    names = [k[: -len(" (workloads/)")] for k in values if k.endswith(" (workloads/)")] or list(WORKLOADS)
-    text = ""
-    for w in dict.fromkeys([*WORKLOADS, *names]):
-        if key(w) not in values and names != list(WORKLOADS):
-            continue
-        text += mith_run(w, contexts, values.get(key(w), 10.0) * (1 + rng.uniform(-0.01, 0.01)), rng)
-    return text
 
 
 def _of(command: str | None) -> str:

@@ -6,7 +6,6 @@ Metric: `fps` (the mean of the per-second reports after the first, which covers 
 
 from __future__ import annotations
 
-import random
 import re
 
 from perfgate.errors import ParseError
@@ -26,15 +25,3 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                          line=1)  # fmt: skip
     steady = reports[1:] or reports
     return {"fps": round(sum(steady) / len(steady), 3)}
-
-
-def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    fps = float(values.get("fps", 30.0))
-    m = re.search(r"--stream-count[= ](\d+)", command)
-    count = int(m[1]) if m else 300
-    seconds = max(2, round(count / max(fps, 0.1)))
-    lines = []
-    for i in range(seconds):
-        shown = fps if i else fps * rng.uniform(0.8, 0.97)
-        lines.append("<" * max(1, round(fps)) + f" {shown:.2f} fps, dropped buffers: 0")
-    return "\n".join(lines) + "\n"

@@ -10,9 +10,7 @@ Under 1000 MIPS the program prints KIPS instead (`... Whetstones: 833.3 KIPS`): 
 
 from __future__ import annotations
 
-import random
 import re
-import shlex
 
 from perfgate.errors import ParseError
 
@@ -20,6 +18,11 @@ NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 RESULT = re.compile(rf"C Converted (?:Double|Single) Precision Whetstones:\s*(?P<v>{NUM})\s*(?P<unit>MIPS|KIPS)", re.I)
 LOOPS = re.compile(r"^Loops:\s*(?P<loops>\d+),\s*Iterations:\s*(?P<it>\d+),\s*Duration:\s*(?P<secs>\d+)\s*sec")
 KEY = "whetstone (MIPS)"
+
+
+def keys_for(command: str | None = None) -> list[str]:
+    """The metrics this parser gives for any run of the tool (what planning matches the guide's rows against)."""
+    return [KEY]
 
 
 def parse(text: str, command: str | None = None) -> dict[str, float]:
@@ -32,34 +35,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if KEY not in out:
         raise ParseError("no `C Converted ... Whetstones:` line: not Whetstone output" + _of(command))
     return out
-
-
-def loops_of(command: str | None, default: int = 100_000) -> int:
-    try:
-        words = shlex.split(command or "")
-    except ValueError:
-        words = (command or "").split()
-    for i, w in enumerate(words):
-        if w.rsplit("/", 1)[-1] == "whetstone":
-            for a in words[i + 1 :]:
-                if a.isdigit():
-                    return int(a)
-    return default
-
-
-def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    loops = loops_of(command)
-    kips_true = values.get(KEY, 1000.0) * 1000.0 * (1 + rng.uniform(-0.01, 0.01))
-    elapsed = 100.0 * loops / kips_true
-    # time() differences: whole seconds (rounded here, so that a healthy board reads its published step)
-    secs = max(1, round(elapsed))
-    kips = 100.0 * loops / secs
-    lines = ["", f"Loops: {loops}, Iterations: 1, Duration: {secs} sec."]
-    if kips >= 1000.0:
-        lines.append(f"C Converted Double Precision Whetstones: {kips / 1000.0:.1f} MIPS")
-    else:
-        lines.append(f"C Converted Double Precision Whetstones: {kips:.1f} KIPS")
-    return "\n".join(lines) + "\n"
 
 
 def _of(command: str | None) -> str:

@@ -1,9 +1,9 @@
 """How a suite measures: a Workload turns the board's criteria for one suite into commands, runs them through a
 Context, parses what they print, and returns a measured value per criterion id.
 
-One module per suite (perfgate/workloads/<suite>.py) defines `WORKLOAD = <Workload subclass>()`. The same module
-serves the simulated board: `expected()` tells, for one command the board receives, which tool prints the answer and
-which published values it should print around. Nothing else knows how a guide's table maps to a tool's output.
+One module per suite (perfgate/workloads/<suite>.py) defines `WORKLOAD = <Workload subclass>()`. Nothing else knows
+how a guide's table maps to a tool's output. What the simulated board answers to a workload's commands lives apart,
+in perfgate.sim.workloads: nothing here imports the simulator (tests/test_sim_wall.py).
 """
 
 from __future__ import annotations
@@ -88,23 +88,6 @@ class Workload:
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
         return run_all(self.plan(criteria, ctx.profile, ctx.lab), ctx)
-
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        """For the simulated board: which tool answers `command`, and around which published values."""
-        by_id = {c.id: c for c in criteria}
-        for run in self.plan(criteria, profile, lab):
-            if same_command(run.command, command):
-                return Expected(
-                    tool=run.tool,
-                    values={k: by_id[ids[0]].value for k, ids in run.keys.items() if ids and ids[0] in by_id},
-                )
-        return None
-
-
-@dataclass
-class Expected:
-    tool: str
-    values: dict[str, float]  # parser metric name -> the value the board should print around
 
 
 def same_command(a: str, b: str) -> bool:

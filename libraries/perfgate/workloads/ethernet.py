@@ -26,7 +26,7 @@ from perfgate.model import Criterion
 from perfgate.tools import netperf as netperf_tool
 from perfgate.tools import parse
 from perfgate.workloads import network as net
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+from perfgate.workloads.base import Context, Measurements, Run, Workload
 
 SUITE = "ethernet"
 
@@ -122,21 +122,6 @@ class Ethernet(Workload):
         return out
 
     # ------------------------------------------------------------------------------------------------ the sim
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        conf = net.settings(SUITE, profile, lab)
-        measures, _ = groups(criteria, conf)
-        found = _recognise(command, conf)
-        if found is None:
-            return None
-        tool, kind, direction, datagram, limited = found
-        for m, keys in measures.items():
-            if not _answers(m, kind, direction, datagram, limited):
-                continue
-            values = net.published(keys, criteria)
-            if tool == "netperf" and direction == "ingress" and net.CPU in values:
-                values[net.REMOTE_CPU] = values.pop(net.CPU)  # the DUT is netperf's remote end
-            return Expected(tool=tool, values=values)
-        return None
 
 
 def _answers(m: Measure, kind: str, direction: str, datagram: int, limited: bool) -> bool:

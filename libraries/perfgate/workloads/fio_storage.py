@@ -19,8 +19,8 @@ from pathlib import Path
 
 from perfgate import paths
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, run_all
-from perfgate.workloads.network import duration, fill, grouped, published
+from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
+from perfgate.workloads.network import duration, fill, grouped
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.settings import settings as shared_settings
 
@@ -189,17 +189,6 @@ class FioStorage(Workload):
                 ctx.note(f"{job.fs} jobs on {path} (lab storage.{key})")
             out.merge(run_all([self.job_run(job, keys, conf, path, runtime, tester_where)], ctx))
         return out
-
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        m = re.search(r"--name=(\S+)-(?:write|read)\b", command)
-        if "fio" not in command or not m:
-            return None
-        conf = self.conf(profile, lab)
-        jobs, _ = self.jobs(criteria, conf)
-        for job, keys in jobs.items():
-            if job.name(self.suite) == m.group(1):
-                return Expected(tool="fio", values=published(_prefixed(job, self.suite, keys), criteria))
-        return None
 
 
 def _prefixed(job: Job, suite: str, keys: dict[str, list[str]]) -> dict[str, list[str]]:

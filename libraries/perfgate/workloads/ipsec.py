@@ -14,7 +14,7 @@ import re
 from perfgate.errors import ParseError
 from perfgate.model import Criterion
 from perfgate.workloads import network as net
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
+from perfgate.workloads.base import Context, Measurements, Run, Workload
 
 SUITE = "ipsec"
 ALG = re.compile(r"(3des|des3|aes\d{3})(?:_(sha\d+|md5))?")
@@ -107,17 +107,6 @@ class Ipsec(Workload):
         items = [([cid for g in keys.values() for cid in g], cipher) for cipher, keys in sorted(groups.items())]
         net.attempt_all(net.ToolChain(ctx, list(conf.get("tools") or ["iperf3"]), out), tester, items, tunnel)
         return out
-
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        m = re.search(r"-T\s+ipsec-(\w+)-(\w+)", command)
-        if "iperf3" not in command or not m:
-            return None
-        conf = net.settings(SUITE, profile, lab)
-        groups, _ = rows(criteria, conf)
-        keys = groups.get((m.group(1), m.group(2)))
-        if not keys:
-            return None
-        return Expected(tool="iperf3", values=net.published(keys, criteria))
 
 
 WORKLOAD = Ipsec()

@@ -15,7 +15,7 @@ from perfgate.errors import ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.tools.power import rail_key
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, same_command
+from perfgate.workloads.base import Context, Measurements, Run, Workload
 from perfgate.workloads.peripherals import clean, fill, missing, settings
 
 SUITE = "low_power"
@@ -122,19 +122,6 @@ class LowPower(Workload):
                     out.values[c.id] = readings[key]
                     out.tools[c.id] = "power"
         return out
-
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        s = settings(SUITE, profile, lab)
-        for mode in s.get("modes") or []:
-            if same_command(fill(mode["enter"], {**s, **mode}), command):
-                return Expected("power", {})
-        if same_command(fill(str(s.get("wake", "uptime")), s), command):
-            return Expected("power", {})
-        for mode in s.get("modes") or []:
-            m = meter(lab, s, mode)
-            if m is not None and same_command(m[0], command):
-                return Expected("power", {keys_of(c)[0]: c.value for c in criteria if mode_of(c, s) is mode})
-        return None
 
 
 WORKLOAD = LowPower()

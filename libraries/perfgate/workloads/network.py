@@ -19,7 +19,7 @@ from perfgate import paths
 from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools.common import CPU, KPPS, LOSS, THROUGHPUT
-from perfgate.workloads.base import Context, Expected, Measurements
+from perfgate.workloads.base import Context, Measurements
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.peripherals import context as peripheral_context
 from perfgate.workloads.settings import settings as shared_settings
@@ -352,17 +352,3 @@ class IperfWindows:
         items = [(ids, (m, w, ids, self.command(conf, m, w, address, seconds))) for (m, w), ids in order]
         attempt_all(ToolChain(ctx, ["iperf"], out), tester, items, window)
         return out
-
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        if "iperf" not in command or "iperf3" in command or " -u" in command:
-            return None
-        conf = settings(self.suite, profile, lab)
-        window = re.search(r"-w\s*(\d+)[kK]", command)
-        port = re.search(r"-p\s*(\d+)", command)
-        if not window or not port:
-            return None
-        rows, _ = self.rows(criteria, conf)
-        for (mode, w), ids in rows.items():
-            if w == window.group(1) and str(self.modes(conf)[mode].get("port", "")) == port.group(1):
-                return Expected(tool="iperf", values=published({THROUGHPUT: ids}, criteria))
-        return None

@@ -15,8 +15,8 @@ from perfgate import paths
 from perfgate.errors import ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import openssl as tool
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload
-from perfgate.workloads.network import assign, fill, grouped, published
+from perfgate.workloads.base import Context, Measurements, Run, Workload
+from perfgate.workloads.network import assign, fill, grouped
 from perfgate.workloads.peripherals import clean
 from perfgate.workloads.settings import settings as shared_settings
 
@@ -117,17 +117,6 @@ class OpenSSL(Workload):
                 out.unavailable[cid] = no_timer  # not printed: the board has no GNU time
                 del out.missing[cid]
         return out
-
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        if "openssl" not in command or "speed" not in command:
-            return None
-        alg = tool.requested(command)
-        conf = settings(profile, lab)
-        groups, _ = self.groups(criteria, conf)
-        keys = groups.get(alg or "")
-        if not keys:
-            return None
-        return Expected(tool="openssl", values=published(keys, criteria))
 
 
 WORKLOAD = OpenSSL()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, run_all, same_command
+from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
 from perfgate.workloads.peripherals import clean, fill, missing, settings
 
 SUITE = "rt_latency"
@@ -107,15 +107,6 @@ class RtLatency(Workload):
         out = run_all(runs, ctx)
         out.skipped.update(skipped)
         return out
-
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        tester = str(((lab or {}).get("tester") or {}).get("address", "127.0.0.1"))
-        by_id = {c.id: c for c in criteria}
-        for t in dict.fromkeys([tester, "127.0.0.1"]):
-            for run in self.plan_with_skips(criteria, profile, lab, t)[0]:
-                if same_command(run.command, command):
-                    return Expected(run.tool, {k: by_id[ids[0]].value for k, ids in run.keys.items() if ids})
-        return None
 
 
 def _needs_tester(c: Criterion, profile: dict, lab: dict) -> bool:

@@ -12,7 +12,6 @@ matches it.
 
 from __future__ import annotations
 
-import random
 import re
 from functools import lru_cache
 
@@ -70,7 +69,7 @@ def fill(template: str, s: dict, **extra: object) -> str:
 
 
 def yielded_keys(tool: str, command: str) -> list[str]:
-    """The parser names a command's output gives: what its renderer prints, read back by its parser."""
+    """The parser names a command's output gives, as the tool's parser module declares them (`keys_for`)."""
     return list(_yielded_keys(tool, command))
 
 
@@ -79,9 +78,11 @@ def _yielded_keys(tool: str, command: str) -> tuple[str, ...]:
     from perfgate import tools
 
     module = tools.module(tool)
-    if hasattr(module, "keys_for"):
-        return tuple(module.keys_for(command))
-    return tuple(tools.parse(tool, tools.render(tool, command, {}, random.Random(0)), command=command))
+    if not hasattr(module, "keys_for"):
+        raise DataError(
+            f"the {tool} parser declares no metrics (perfgate.tools.{tool}.keys_for): cannot plan `{command}`"
+        )
+    return tuple(module.keys_for(command))
 
 
 class ToolWorkload(Workload):

@@ -13,7 +13,7 @@ import re
 
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Expected, Measurements, Run, Workload, same_command
+from perfgate.workloads.base import Context, Measurements, Run, Workload
 
 PLACEHOLDER = re.compile(r"(?<!\$)\{(\w+)\}")
 
@@ -107,16 +107,6 @@ class UbootStorage(Workload):
         for i, command in enumerate(self.setup(criteria, ctx.profile, ctx.lab)):
             ctx.run(command, timeout=timeout, label=f"setup-{i}", where="uboot")
         return super().measure(criteria, ctx)
-
-    def expected(self, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
-        by_id = {c.id: c for c in criteria}
-        for run in self.plan(criteria, profile, lab):
-            if same_command(run.command, command):
-                values = {k: by_id[ids[0]].value for k, ids in run.keys.items() if ids}
-                if not values:  # an unmeasured write before a read: about the published read rate's tenth
-                    values = {k.replace("read", "write"): v / 10 for k, v in self._rates(run, criteria).items()}
-                return Expected(tool="uboot", values=values)
-        return None
 
     def _rates(self, run: Run, criteria: list[Criterion]) -> dict[str, float]:
         return {f"{direction(c)} (KB/s)": c.value for c in criteria if direction(c)} or {"write (KB/s)": 1000.0}

@@ -1,0 +1,31 @@
+"""What each workload tool prints on the simulated board.
+
+One module per tool, perfgate.sim.tools.<tool>, beside the tool's parser perfgate.tools.<tool>:
+    render(command: str, values: dict[str, float], rng: random.Random) -> str
+        what the real tool prints for `command`, with the given metrics (parser names) drawn around `values`.
+
+The renderers live here, and not beside the parsers, so that nothing the gate runs against a real board (planning,
+parsing, judging) can depend on what the simulator prints: perfgate.sim may import the judge, never the reverse
+(tests/test_sim_wall.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from types import ModuleType
+
+from perfgate.tools import TOOLS
+from perfgate.tools import module as parser_module
+
+
+def module(tool: str) -> ModuleType:
+    parser_module(tool)  # an unknown tool is named the same way for the sim as for the parser
+    return importlib.import_module(f"perfgate.sim.tools.{tool.replace('-', '_')}")
+
+
+def render(tool: str, command: str, values: dict[str, float], rng: random.Random | None = None) -> str:
+    return module(tool).render(command, values, rng or random.Random())
+
+
+__all__ = ["TOOLS", "module", "render"]

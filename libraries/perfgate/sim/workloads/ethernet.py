@@ -1,0 +1,27 @@
+"""What the simulated board answers to the commands of perfgate.workloads.ethernet: which tool prints the
+answer and around which published values (moved from Ethernet.expected: the judge never asks the sim)."""
+
+from __future__ import annotations
+
+from perfgate.model import Criterion
+from perfgate.sim.workloads import Expected, expects
+from perfgate.workloads import network as net
+from perfgate.workloads.ethernet import SUITE, Ethernet, _answers, _recognise, groups
+
+
+@expects("perfgate.workloads.ethernet.Ethernet")
+def expected(wl: Ethernet, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
+    conf = net.settings(SUITE, profile, lab)
+    measures, _ = groups(criteria, conf)
+    found = _recognise(command, conf)
+    if found is None:
+        return None
+    tool, kind, direction, datagram, limited = found
+    for m, keys in measures.items():
+        if not _answers(m, kind, direction, datagram, limited):
+            continue
+        values = net.published(keys, criteria)
+        if tool == "netperf" and direction == "ingress" and net.CPU in values:
+            values[net.REMOTE_CPU] = values.pop(net.CPU)  # the DUT is netperf's remote end
+        return Expected(tool=tool, values=values)
+    return None
