@@ -19,8 +19,6 @@ ROOT = paths.root()
 def _not_ready() -> str | None:
     if not (ROOT / "suites" / "system" / "stream.robot").exists():
         return "the gate's STREAM suite is not there yet"
-    if not (ROOT / "libraries" / "perfgate" / "commands" / "sim.py").exists():
-        return "the simulated board is not there yet"
     return None
 
 

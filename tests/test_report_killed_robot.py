@@ -22,8 +22,6 @@ ROOT = paths.root()
 def _not_ready() -> str | None:
     if not list((ROOT / "suites").glob("*/*.robot")):
         return "the gate's suites are not there yet"
-    if not (ROOT / "libraries" / "perfgate" / "commands" / "sim.py").exists():
-        return "the simulated board (python -m perfgate sim) is not there yet"
     return None
 
 
