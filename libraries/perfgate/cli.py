@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("parse", "parse a workload's raw output into the guide's metric names (JSON)"),
     "sim": ("perfgate.sim.command", "run the simulated board (serial on a pseudo-terminal, SSH on 127.0.0.1)"),
     "sim-power": ("sim_power", "power a running simulated board on, off or cycle it"),
+    "sim-pdu": ("sim_pdu", "a simulated network PDU (labgrid's rest model) switching simulated boards"),
+    "farm-guard": ("farm_guard", "give a labgrid place back when the gate that holds it dies (started by the gate)"),
     "report": ("report", "(re)build comparison.html for a run directory"),
     "trend": ("trend", "plot a metric or a suite across a board's runs"),
     "compare": ("compare", "list what regressed or improved between two runs"),

@@ -19,13 +19,15 @@ import yaml
 from perfgate import paths
 from perfgate.datafile import load_mapping, merge
 from perfgate.errors import DataError
+from perfgate.farm import labdata
 
 DEFAULT_LAB = "sim"
-KINDS = ("sim", "qemu", "hardware")
+KINDS = ("sim", "qemu", "hardware", "labgrid")
+HARDWARE_KINDS = ("hardware", "labgrid")  # kinds that may be real boards
 LAB_KEYS = {
     "name", "kind", "virtual", "description", "serial", "power", "login", "ssh", "tester", "has", "storage",
     "power_meter", "boards", "start", "start_options", "ready_timeout", "stop", "min_timeout", "timeouts",
-    "manual_timeout", "qemu", "image",
+    "manual_timeout", "qemu", "image", "labgrid",
 }  # fmt: skip
 POWER_WORDS = ("none", "manual")
 TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|lab)(?:\.(\w+))?\}")
@@ -149,11 +151,12 @@ def validate(lab: Lab) -> None:
     if d.get("kind") not in KINDS:
         raise lab.error(f"must be one of {', '.join(KINDS)}, not {d.get('kind')!r}", "kind")
     if "virtual" not in d:
-        d["virtual"] = d["kind"] != "hardware"
+        d["virtual"] = d["kind"] not in HARDWARE_KINDS
     if not isinstance(d["virtual"], bool):
         raise lab.error(f"must be true or false, not {d['virtual']!r}", "virtual")
-    if d["kind"] != "hardware" and not d["virtual"]:
+    if d["kind"] not in HARDWARE_KINDS and not d["virtual"]:
         raise lab.error(f"a {d['kind']} lab is virtual: it must never be reported as hardware", "virtual")
+    labdata.validate(lab)  # kind: labgrid (the place gives the console and the power)
     start = d.get("start")
     if start is not None and not isinstance(start, (str, list)):
         raise lab.error("must be a command line (string or list)", "start")

@@ -55,6 +55,7 @@ class Board:
         self.bring_up_error: str = ""
         self.name = ""
         self.profile: dict = {}
+        self.lease = None  # a labgrid place (perfgate.farm.lease.Lease) when the lab is `kind: labgrid`
 
     # ------------------------------------------------------------------------------------------ lab
     @keyword
@@ -111,15 +112,21 @@ class Board:
             context = self.launcher.context
             speed = float(state.get("speed") or (context["sim_speed"] or 1))
             logger.info(f"started the {self.lab.name} board: `{' '.join(self.launcher.command())}`; state {state}")
+        if self.lab.kind == "labgrid":
+            self._take_place(out_dir)
         try:
             serial = expand(self.lab.data["serial"], context)
         except PerfgateError as e:
             raise AssertionError(str(e)) from None
         if self.launcher and self.launcher.state.get("serial"):
             serial["port"] = str(self.launcher.state["serial"])
+        if self.lease:
+            serial = {"port": self.lease.place.serial_url(), "baud": self.lease.place.baud()}
         self.console = Console(serial["port"], int(serial.get("baud", 115200)), self.transcript)
         self.console.open()
         self.board = Strategy(self.name, self.profile, self.lab, self.console, context, log=self._say, speed=speed)
+        if self.lease and self.lease.has_power:
+            self.board.power = self.lease.power()
         if speed != 1:
             floor = self.board.timeouts.floor
             logger.info(
@@ -128,13 +135,52 @@ class Board:
             )
         Board.active = self
 
+    def _take_place(self, out_dir: Path) -> None:
+        """kind: labgrid: reserve a matching place (bounded wait, progress on the console), acquire it, and take
+        the console, the power and (unless the lab names one) the SSH address from its resources."""
+        from perfgate.farm import labdata
+        from perfgate.farm.lease import take
+
+        assert self.lab is not None
+        lg = labdata.settings(self.lab)
+        try:
+            self.lease = take(lg.get("coordinator"), labdata.filters(self.lab, self.name), lg["wait"],
+                              power_delay=lg["power_delay"], say=self._console_say, log_dir=out_dir)  # fmt: skip
+        except AssertionError as e:
+            raise AssertionError(f"LAB={self.lab.name}: {e}") from None
+        place = self.lease.place
+        ssh = place.ssh()
+        if ssh and ("ssh",) not in self.lab.lines:
+            self.lab.data["ssh"] = {**self.lab.data.get("ssh", {}), "address": ssh["address"], "port": ssh["port"]}
+        bi = BuiltIn()
+        bi.set_suite_metadata("Labgrid Place", place.describe(), top=True)
+        bi.set_global_variable("${LABGRID_PLACE}", place.name)
+        logger.info(f"labgrid place {place.describe()}: resources {place.resources}")
+
+    def _give_place_back(self) -> None:
+        if self.lease is None:
+            return
+        try:
+            for line in self.lease.give_back():
+                self._console_say(line)
+        except AssertionError as e:
+            logger.error(f"could not give the labgrid place back: {e} (its guard, or the next gate, will)")
+        finally:
+            self.lease = None
+
+    def _console_say(self, message: str) -> None:
+        logger.info(message)
+        logger.console(f"perfgate: {message}")
+
     @keyword
     def close_lab(self) -> None:
-        """Close SSH and the console, stop the lab's board process, and link the serial transcript in the log."""
+        """Close SSH and the console, stop the lab's board process (or give the labgrid place back), and link the
+        serial transcript in the log."""
         if self.board:
             self.board._drop_ssh()
         if self.console:
             self.console.close()
+        self._give_place_back()
         if self.launcher:
             status = self.launcher.stop()
             logger.info(f"stopped the {self.lab.name if self.lab else ''} board (exit status {status})")
