@@ -239,6 +239,15 @@ class Farm:
         request = pb.CreateReservationRequest(filters={"main": pb.Reservation.Filter(filter=filters)}, prio=0.0)
         response = self._run(self.session.stub.CreateReservation(request), "reserve")
         token = response.reservation.token
+        try:
+            return self._wait_allocated(token, filters, candidates, wait, progress_every)
+        except BaseException:  # Ctrl-C (robot's second), our own timeout, a lost coordinator: leave no reservation
+            with contextlib.suppress(Exception):
+                self.cancel(token)
+            raise
+
+    def _wait_allocated(self, token: str, filters: dict[str, str], candidates: list[str], wait: float,
+                        progress_every: float) -> tuple[str, str, float]:  # fmt: skip
         started = time.monotonic()
         next_note = started
         while True:
@@ -250,7 +259,6 @@ class Farm:
                 raise FarmError(f"labgrid reservation {token} ({filters_text(filters)}) is {res.state.name}")
             waited = time.monotonic() - started
             if waited >= wait:
-                self.cancel(token)
                 busy = self._who(candidates)
                 raise FarmError(f"no place matching {filters_text(filters)} became free within {wait:g} s on "
                                 f"{self.address} ({busy}); reservation {token} cancelled")  # fmt: skip

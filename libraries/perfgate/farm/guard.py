@@ -1,7 +1,8 @@
-"""The guard: a small process the gate starts beside itself when it acquires a place. It watches its parent (the
-gate: robot, or a pabot worker) and, when the parent dies without giving the place back (SIGKILL, a crash, the CI
-job cancelled), releases the place - only if the dead gate still holds it - and cancels its reservation. When the
-gate gives the place back itself, it stops the guard (SIGTERM), which then does nothing.
+"""The guard: a small process the gate starts beside itself before it reserves a place. It watches the gate (robot,
+or a pabot worker) by its pid and, when the gate dies without giving the place back (SIGKILL, a crash, the CI job
+cancelled), releases every place the gate's client still holds and cancels its reservations (a gate killed while
+it waits in the queue leaves no reservation either). When the gate gives the place back itself, it stops the guard
+(SIGTERM), which then does nothing.
 
 If the guard cannot reach the coordinator, or dies with the gate (a whole machine going down), the next gate on the
 same host releases what the dead gate left (perfgate.farm.client.Farm.sweep).
@@ -16,14 +17,15 @@ import sys
 import time
 from pathlib import Path
 
-from perfgate.farm.client import Farm, FarmError, Place, owner_name
+from perfgate.farm.client import Farm, FarmError, alive
 
 
-def start(place: Place, log: Path | None = None) -> subprocess.Popen:
-    """Start the guard for `place` as a child of this process, in its own session (a Ctrl-C or a kill of the
-    gate's process group does not reach it)."""
-    argv = [sys.executable, "-m", "perfgate", "farm-guard", "--coordinator", place.coordinator, "--place", place.name,
-            "--token", place.token, "--owner", place.owner]  # fmt: skip
+def start(coordinator: str, owner: str, log: Path | None = None) -> subprocess.Popen:
+    """Start the guard for the gate `owner` (this process) as its child, in its own session (a Ctrl-C or a kill of
+    the gate's process group does not reach it). Started before the reservation is made, so that there is no moment
+    when the gate holds a reservation or a place and nothing would give it back."""
+    argv = [sys.executable, "-m", "perfgate", "farm-guard", "--coordinator", coordinator, "--owner", owner,
+            "--gate", str(os.getpid())]  # fmt: skip
     out = log.open("ab") if log else subprocess.DEVNULL
     try:
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
@@ -44,8 +46,19 @@ def stop(process: subprocess.Popen | None, timeout: float = 5.0) -> None:
         process.wait(timeout)
 
 
-def watch(coordinator: str, place: str, token: str, owner: str, poll: float = 0.5, retry_for: float = 60.0) -> int:
-    parent = os.getppid()
+def give_back_all(farm: Farm, owner: str) -> list[str]:
+    """Release every place `owner` holds and cancel every reservation it made."""
+    done = []
+    for name, place in sorted(farm.places().items()):
+        if place.acquired == owner and farm.release(name, owner):
+            done.append(f"{name} released")
+    for res in farm.reservations():
+        if res.owner == owner and farm.cancel(res.token):
+            done.append(f"reservation {res.token} cancelled")
+    return done
+
+
+def watch(coordinator: str, owner: str, gate: int, poll: float = 0.5, retry_for: float = 60.0) -> int:
     stopped = False
 
     def on_term(*_: object) -> None:
@@ -54,23 +67,22 @@ def watch(coordinator: str, place: str, token: str, owner: str, poll: float = 0.
 
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C for the gate is not for the guard
-    print(f"farm-guard {os.getpid()}: watching gate {parent} holding {place} (reservation {token})", flush=True)
-    while not stopped and os.getppid() == parent:
+    print(f"farm-guard {os.getpid()}: watching gate {gate} ({owner}) on {coordinator}", flush=True)
+    while not stopped and alive(gate):
         time.sleep(poll)
     if stopped:
         return 0
-    print(f"farm-guard: gate {parent} is gone: giving {place} back", flush=True)
+    print(f"farm-guard: gate {gate} is gone: giving back what {owner} holds", flush=True)
     deadline = time.monotonic() + retry_for
     while True:
         try:
-            with Farm(coordinator, owner=owner_name().replace(".perfgate-", ".perfgate-guard-"), say=print) as farm:
-                released = farm.release(place, owner)
-                cancelled = farm.cancel(token)
-            print(f"farm-guard: {place} {'released' if released else 'was no longer held by ' + owner}; "
-                  f"reservation {token} {'cancelled' if cancelled else 'already gone'}", flush=True)  # fmt: skip
+            with Farm(coordinator, owner=owner.replace(".perfgate-", ".perfgate-guard-"), say=print) as farm:
+                done = give_back_all(farm, owner)
+            print(f"farm-guard: {'; '.join(done) or 'nothing was held'}", flush=True)
             return 0
         except FarmError as e:
             if time.monotonic() > deadline:
-                print(f"farm-guard: could not give {place} back: {e} (the next gate on this host will)", flush=True)
+                print(f"farm-guard: could not give back what {owner} holds: {e} (the next gate on this host will)",
+                      flush=True)  # fmt: skip
                 return 1
             time.sleep(2)

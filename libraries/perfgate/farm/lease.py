@@ -55,22 +55,23 @@ class Lease:
 
 def take(coordinator: str | None, filters: dict[str, str], wait: float, *, power_delay: float = 2.0,
          say: Callable[[str], None] = print, log_dir: Path | None = None, guarded: bool = True) -> Lease:  # fmt: skip
-    """Reserve (bounded wait, progress through `say`), acquire, and start the guard."""
+    """Start the guard, reserve (bounded wait, progress through `say`), acquire."""
     farm = Farm(coordinator, say=say)
+    watcher = None
     try:
+        if guarded:
+            try:
+                watcher = guard.start(farm.address, farm.owner, (log_dir / "farm-guard.log") if log_dir else None)
+            except OSError as e:
+                raise FarmError(f"could not start the farm guard: {e}") from None
         say(f"reserving a labgrid place matching {filters_text(filters)} on {farm.address} (waiting at most "
             f"{wait:g} s)")  # fmt: skip
         place = farm.take(filters, wait)
     except BaseException:
         farm.close()
+        guard.stop(watcher)
         raise
-    lease = Lease(farm, place, power_delay=power_delay)
-    if guarded:
-        try:
-            lease.guard = guard.start(place, (log_dir / f"farm-guard-{place.name}.log") if log_dir else None)
-        except OSError as e:
-            lease.give_back()
-            raise FarmError(f"could not start the guard for place {place.name}: {e}") from None
+    lease = Lease(farm, place, guard=watcher, power_delay=power_delay)
     waited = f" after waiting {place.waited:.0f} s" if place.waited >= 1 else ""
     say(f"acquired labgrid place {place.describe()}{waited}")
     return lease

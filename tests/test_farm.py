@@ -1,0 +1,165 @@
+"""The board farm with the real thing: a labgrid coordinator and exporter started here on 127.0.0.1 (tests/farm.py),
+two simulated boards exported through ser2net with a rest PDU, and the gate taking them as `kind: labgrid`.
+
+- two gates asking for one place run one after the other (the second waits in the reservation queue);
+- two places run in parallel under pabot, one process per place, and the merged report says which place each ran on;
+- a gate killed with SIGKILL does not leave its place locked (its guard gives it back);
+- a place left acquired by a gate that no longer runs is released by the next gate (the sweep).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from robot.api import ExecutionResult
+
+sys.path.insert(0, str(Path(__file__).parent))
+from farm import Rig
+
+ROOT = Path(__file__).resolve().parents[1]
+BOARD = "am62xx_sk"
+SUITE = "dhrystone"  # three criteria: a whole gate run (bring-up, workload, verdicts) in seconds
+
+pytestmark = [pytest.mark.labgrid, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def rig(tmp_path_factory: pytest.TempPathFactory):
+    rig = Rig(tmp_path_factory.mktemp("farm"), [BOARD, BOARD]).start()
+    try:
+        yield rig
+    finally:
+        left = rig.close()
+    assert not left, f"the farm left processes or ports behind: {left}"
+
+
+def _pabot(tmp: Path, lab: Path, names: list[str], timeout: float = 300) -> tuple[subprocess.CompletedProcess, Path]:
+    argv = [sys.executable, "-m", "pabot.pabot", "--no-pabotlib", "--processes", str(len(names))]
+    for i, name in enumerate(names, 1):
+        f = tmp / f"{name}.args"
+        f.write_text(f"--name {name}\n--variable BOARD:{BOARD}\n--variable LAB:{lab}\n")
+        argv += [f"--argumentfile{i}", str(f)]
+    out = tmp / "out"
+    argv += ["--outputdir", str(out), "--suite", SUITE, str(ROOT / "suites")]
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # pabot starts `robot`
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results"), "PATH": path}
+    p = subprocess.run(argv, cwd=tmp, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    assert (out / "output.xml").exists(), p.stdout[-3000:] + p.stderr[-3000:]
+    return p, out / "output.xml"
+
+
+def _held(suite) -> tuple[float, float, str]:
+    """When this gate process held its place: from its 'acquired' to its 'released' log message."""
+    times: dict[str, float] = {}
+    text: list[str] = []
+
+    def walk(item) -> None:
+        for m in getattr(item, "messages", []) or []:
+            text.append(m.message)
+            stamp = datetime.fromisoformat(str(m.timestamp)).timestamp()
+            if m.message.startswith("acquired labgrid place"):
+                times["acquired"] = stamp
+            if m.message.startswith("released "):
+                times["released"] = stamp
+        for child in getattr(item, "body", []) or []:
+            walk(child)
+        for attr in ("setup", "teardown"):
+            if getattr(item, attr, None):
+                walk(getattr(item, attr))
+        for s in getattr(item, "suites", []) or []:
+            walk(s)
+
+    walk(suite)
+    assert "acquired" in times and "released" in times, f"{suite.name}: no acquire/release messages"
+    return times["acquired"], times["released"], "\n".join(text)
+
+
+def test_two_gates_for_one_place_run_one_after_the_other(rig: Rig, tmp_path: Path) -> None:
+    lab = rig.lab_file(tmp_path / "one-place.yaml", place="sim-1", wait=120)
+    start = time.monotonic()
+    p, output = _pabot(tmp_path, lab, ["gate1", "gate2"])
+    elapsed = time.monotonic() - start
+    merged = ExecutionResult(str(output)).suite
+    assert p.returncode == 0, p.stdout[-3000:]
+    assert [s.name for s in merged.suites] == ["gate1", "gate2"]
+    held = {s.name: _held(s) for s in merged.suites}
+    for s in merged.suites:
+        assert s.metadata["Labgrid Place"].startswith(f"sim-1 on {rig.coordinator}"), s.metadata
+        assert s.statistics.passed == 3 and s.statistics.failed == 0
+    first, second = sorted(held.values())
+    assert first[1] <= second[0], "both gates held sim-1 at the same time"
+    assert "waiting for a place matching name=sim-1" in second[2], "the second gate did not queue for the place"
+    assert rig.state()["sim-1"] == (None, None), "sim-1 was not given back"
+    print(f"two gates, one place, one after the other: {elapsed:.1f} s")
+
+
+def test_two_places_in_parallel_under_pabot(rig: Rig, tmp_path: Path) -> None:
+    lab = rig.lab_file(tmp_path / "by-tag.yaml", tags={"board": "{board}", "rack": "sim"}, wait=60)
+    start = time.monotonic()
+    p, output = _pabot(tmp_path, lab, ["gate1", "gate2"])
+    elapsed = time.monotonic() - start
+    merged = ExecutionResult(str(output)).suite
+    assert p.returncode == 0, p.stdout[-3000:]
+    places = sorted(s.metadata["Labgrid Place"].split()[0] for s in merged.suites)
+    assert places == ["sim-1", "sim-2"], "each process must take its own place, and the report must say which"
+    (a0, a1, _), (b0, b1, _) = (_held(s) for s in merged.suites)
+    assert max(a0, b0) < min(a1, b1), "the two places were not held at the same time"
+    assert all(v == (None, None) for v in rig.state().values())
+    assert rig.reservations() == []
+    print(f"two places in parallel: {elapsed:.1f} s")
+
+
+def test_a_killed_gate_gives_its_place_back(rig: Rig, tmp_path: Path) -> None:
+    lab = rig.lab_file(tmp_path / "kill.yaml", place="sim-2", wait=60)
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--console", "none",
+            "-v", f"BOARD:{BOARD}", "-v", f"LAB:{lab}", "--suite", SUITE, str(ROOT / "suites")]  # fmt: skip
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp_path / "results")}
+    gate = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while rig.state()["sim-2"][0] is None:
+            assert gate.poll() is None, "the gate ended before it acquired sim-2"
+            assert time.monotonic() < deadline, "the gate never acquired sim-2"
+            time.sleep(0.2)
+        holder = rig.state()["sim-2"][0]
+        assert holder and holder.endswith(f".perfgate-{gate.pid}")
+    finally:
+        gate.send_signal(signal.SIGKILL)
+        gate.wait(10)
+    killed = time.monotonic()
+    while rig.state()["sim-2"] != (None, None):
+        assert time.monotonic() - killed < 20, f"sim-2 still locked 20 s after the gate was killed: {rig.state()}"
+        time.sleep(0.2)
+    print(f"sim-2 free {time.monotonic() - killed:.1f} s after SIGKILL")
+    assert rig.reservations() == []
+    guard_log = next((tmp_path / "results").glob(f"{BOARD}/*/farm-guard.log")).read_text()
+    assert f"gate {gate.pid} is gone" in guard_log and "sim-2 released" in guard_log, guard_log
+
+
+def test_a_later_gate_frees_a_place_left_by_a_dead_one(rig: Rig) -> None:
+    """No guard (it died too): the place stays acquired - labgrid places have no lease - until the next gate on
+    this host sweeps it."""
+    code = (
+        "from perfgate.farm.lease import take\n"
+        f"lease = take({rig.coordinator!r}, {{'name': 'sim-1'}}, 10, guarded=False)\n"
+        "import os; os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60, capture_output=True)
+    held = rig.state()["sim-1"]
+    assert held[0] and ".perfgate-" in held[0], "the dead process should have left sim-1 acquired"
+    from perfgate.farm.client import Farm
+
+    said: list[str] = []
+    with Farm(rig.coordinator, say=said.append) as farm:
+        place = farm.take({"name": "sim-1"}, 10)
+        assert any(f"released sim-1 (left acquired by {held[0]}" in s for s in said), said
+        assert any(f"cancelled reservation {held[1]}" in s for s in said), said
+        farm.give_back(place)
+    assert rig.state()["sim-1"] == (None, None)
