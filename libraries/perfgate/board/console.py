@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import serial
 
@@ -57,7 +58,39 @@ def tail(text: str, n: int = 300) -> str:
     return repr(t) if t.strip() else "(nothing)"
 
 
+class ConsoleDriver(Protocol):
+    """What the other drivers need from a console. Offsets count characters of clean text (escape sequences and CR
+    removed); `expect` waits for the first of its patterns after `since` (default: the end of the last match).
+
+    Any console that keeps a host-timestamped clean stream can stand in: `Console` below reads a device path or a
+    pyserial URL (`Console.from_host_port(host, port)` for a ser2net/labgrid network serial port)."""
+
+    port: str
+
+    def open(self) -> None: ...
+    def close(self) -> None: ...
+    def write(self, text: str) -> None: ...
+    def sendline(self, line: str) -> int: ...
+    def expect(self, patterns: Pattern | list[Pattern], timeout: float, what: str = "", since: int | None = None,
+               fail: dict[str, Pattern] | None = None) -> Match: ...  # fmt: skip
+    def mark(self) -> int: ...
+    def consume(self) -> int: ...
+    def text(self, start: int = 0, end: int | None = None) -> str: ...
+    def quiet(self, seconds: float, limit: float) -> None: ...
+    def time_at(self, offset: int) -> float: ...
+    def timestamped(self, start: int, end: int, t0: float) -> str: ...
+
+
 class Console:
+    """The serial console through pyserial: a device path (/dev/ttyUSB0), socket://host:port, rfc2217://host:port."""
+
+    @classmethod
+    def from_host_port(cls, host: str, port: int, baud: int = 115200, transcript: Path | None = None,
+                       rfc2217: bool = False) -> Console:  # fmt: skip
+        """A network serial port (ser2net, a labgrid exporter's NetworkSerialPort): raw TCP or RFC 2217."""
+        scheme = "rfc2217" if rfc2217 else "socket"
+        return cls(f"{scheme}://{host}:{int(port)}", baud, transcript)
+
     def __init__(self, port: str, baud: int = 115200, transcript: Path | None = None,
                  echo: Callable[[str], None] | None = None) -> None:  # fmt: skip
         self.port = port

@@ -8,6 +8,20 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import Protocol
+
+
+class PowerDriver(Protocol):
+    """What the strategy needs from a power driver. `can_cycle`: the driver can really cut the power (the strategy
+    then retries a failed bring-up once after a cycle). Each call returns what the command printed (may be "")
+    and raises an AssertionError with the reason when it fails. A labgrid power driver plugs in here."""
+
+    can_cycle: bool
+    name: str
+
+    def on(self) -> str: ...
+    def off(self) -> str: ...
+    def cycle(self) -> str: ...
 
 
 class PowerError(AssertionError):
