@@ -3,9 +3,14 @@ drivers chosen by lab data (variables/labs/<lab>.yaml):
 
 - lab.py       the lab file: validated (errors name the file, key and line), per-board overrides, templates
 - launcher.py  virtual labs: start the board process (`start:`), read its state file, stop it, no orphans
-- power.py     power drivers: a command (PDU, relay, labgrid-client, sim-power), soft reboot, or the operator
-- console.py   the serial console through pyserial (device path, socket://, rfc2217://): host-timestamped stream,
-               escape sequences stripped, expect with timeouts, the whole transcript to a file
-- shell.py     running commands on Linux: SSH (paramiko) or the serial console (end markers, kernel noise removed)
-- strategy.py  the state machine: power-cycle, stop autoboot, U-Boot commands, boot (timed), log in, address, SSH
+- power.py     power drivers (PowerDriver: on/off/cycle): a command (PDU, relay, labgrid-client, sim-power), soft
+               reboot, or the operator
+- console.py   the console driver (ConsoleDriver): pyserial (device path, socket://, rfc2217://), host-timestamped
+               clean stream (escape sequences and CR stripped), expect with timeouts, the raw transcript to a file
+- traits.py    what the board prints and is typed, from the board data: prompts, autoboot strings, markers
+- uboot.py     the U-Boot driver: catch autoboot, the U-Boot prompt, run a command there, boot, reset
+- shell.py     the shell driver: kernel and login prompt, login, commands on the console with end markers, address
+- ssh.py       the SSH driver: commands over SSH with timeouts
+- strategy.py  the state machine off -> uboot -> shell: asks the drivers, power-cycles and retries once
+- boottime.py  boot-time capture: N boots through the strategy, host-timestamped per console chunk
 """

@@ -1,19 +1,19 @@
-"""Running a command on the board's Linux: over SSH (paramiko), or over the serial console when the board has no
-network. Both return (output, exit status) with stdout and stderr together, and fail with a clear message on a
-timeout (CommandTimeout, an AssertionError) or a lost connection (ConnectionDropped: BoardLost and AssertionError).
+"""The shell driver: Linux on the serial console. Wait for the kernel and the login prompt, log in, check that a
+shell answers, run a command with an end marker, read the board's address.
+
+It only talks to a console (perfgate.board.console.ConsoleDriver) with the board's traits; commands return (output,
+exit status) and fail with CommandTimeout (an AssertionError) when they do not finish in time.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import re
-import socket
-import time
 
-import paramiko
-
-from perfgate.board.console import Console, ConsoleTimeout
+from perfgate.board.console import ConsoleDriver, ConsoleTimeout, Match
 from perfgate.board.text import without_kernel_messages
+from perfgate.board.traits import Traits
 from perfgate.errors import BoardLost
 
 
@@ -25,120 +25,67 @@ class ConnectionDropped(BoardLost, AssertionError):
     """The SSH session or the console went away while a command ran."""
 
 
-class SshShell:
-    """One SSH connection; `run` opens a channel per command (exec), stdout+stderr combined."""
-
-    def __init__(self, host: str, port: int, user: str, password: str | None = None,
-                 key_file: str | None = None, timeout: float = 30.0) -> None:  # fmt: skip
-        self.host, self.port, self.user = host, int(port), user
-        self.password, self.key_file, self.timeout = password, key_file, timeout
-        self.transport: paramiko.Transport | None = None
-
-    def __str__(self) -> str:
-        return f"ssh {self.user}@{self.host}:{self.port}"
-
-    def connect(self, retry_for: float | None = None) -> None:
-        """Connect and authenticate (none, key, password: what the board accepts), retrying while sshd starts."""
-        deadline = time.monotonic() + (self.timeout if retry_for is None else retry_for)
-        last: Exception | None = None
-        while True:
-            try:
-                self._connect_once()
-                return
-            except (OSError, paramiko.SSHException, EOFError) as e:
-                last = e
-                self.close()
-            if time.monotonic() >= deadline:
-                raise ConnectionDropped(f"cannot open {self} within {self.timeout:g} s: {last}")
-            time.sleep(0.3)
-
-    def _connect_once(self) -> None:
-        sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
-        t = paramiko.Transport(sock)
-        t.banner_timeout = self.timeout
-        t.auth_timeout = self.timeout
-        t.start_client(timeout=self.timeout)
-        if not t.is_authenticated():
-            try:
-                t.auth_none(self.user)
-            except paramiko.BadAuthenticationType as e:
-                if self.key_file and "publickey" in e.allowed_types:
-                    t.auth_publickey(self.user, paramiko.PKey.from_path(self.key_file))
-                elif "password" in e.allowed_types:
-                    t.auth_password(self.user, self.password or "")
-                else:
-                    raise
-        t.set_keepalive(5)
-        self.transport = t
-
-    @property
-    def connected(self) -> bool:
-        return self.transport is not None and self.transport.is_active()
-
-    def close(self) -> None:
-        if self.transport:
-            self.transport.close()
-        self.transport = None
-
-    def run(self, command: str, timeout: float) -> tuple[str, int]:
-        if not self.connected:
-            self.connect()
-        assert self.transport is not None
-        try:
-            chan = self.transport.open_session(timeout=self.timeout)
-        except (paramiko.SSHException, OSError, EOFError) as e:
-            self.close()
-            raise ConnectionDropped(f"{self}: cannot open a session for `{command}`: {e}") from None
-        chan.set_combine_stderr(True)
-        chan.settimeout(0.5)
-        chan.exec_command(command)
-        out = bytearray()
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                data = chan.recv(65536)
-            except TimeoutError:
-                data = None
-            except (OSError, paramiko.SSHException, EOFError) as e:
-                self.close()
-                raise ConnectionDropped(
-                    f"{self}: the connection dropped during `{command}` after {len(out)} bytes: {e}"
-                ) from None
-            if data:
-                out += data
-            elif data == b"":  # EOF
-                break
-            if time.monotonic() > deadline:
-                chan.close()
-                raise CommandTimeout(f"`{command}` did not finish within {timeout:g} s over {self}; "
-                                     f"last output: {bytes(out[-300:]).decode(errors='replace')!r}")  # fmt: skip
-        deadline = time.monotonic() + 5
-        while not chan.exit_status_ready() and time.monotonic() < deadline and self.connected:
-            time.sleep(0.02)
-        status = chan.recv_exit_status() if chan.exit_status_ready() else -1
-        if status == -1:  # paramiko's value for a channel closed without an exit status
-            self.close()
-            raise ConnectionDropped(
-                f"{self}: the SSH session dropped during `{command}`: closed without an exit status after "
-                f"{len(out)} bytes of output"
-            )
-        chan.close()
-        return out.decode("utf-8", errors="replace"), status
+class LoginRefused(AssertionError):
+    """The board said `Login incorrect`."""
 
 
-class ConsoleShell:
+ADDRESS_IP = re.compile(r"^\d+:\s*(\S+)\s+inet\s+(\d+\.\d+\.\d+\.\d+)")
+ADDRESS_IFCONFIG = re.compile(r"inet (?:addr:)?(\d+\.\d+\.\d+\.\d+)")
+
+
+class ShellDriver:
     """Commands typed on the serial console. The end is a marker the shell prints with the exit status
     (`echo PG""END-n $?`: the typed text never matches it), so kernel messages in the middle of the output or of
     the prompt do not matter; they are taken out of the returned output (they stay in the transcript)."""
 
     _ids = itertools.count(1)
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: ConsoleDriver, traits: Traits, user: str | None = None,
+                 password_env: str | None = None) -> None:  # fmt: skip
         self.console = console
+        self.traits = traits
+        self.user = user or traits.user
+        self.password_env = password_env
 
     def __str__(self) -> str:
         return f"the serial console {self.console.port}"
 
+    # -- boot ------------------------------------------------------------------------------------
+    def wait_kernel(self, since: int, timeout: float) -> Match:
+        """The kernel start marker (`Starting kernel ...`)."""
+        return self.console.expect(self.traits.kernel_start, timeout, what=f"`{self.traits.kernel_start}`",
+                                   since=since, fail=self.traits.fail_patterns())  # fmt: skip
+
+    def wait_prompt(self, since: int, timeout: float, init_sh: bool = False) -> Match:
+        """The login prompt (or the shell prompt of init=/bin/sh) after the kernel started."""
+        prompt = self.traits.sh_prompt if init_sh else self.traits.login_prompt
+        what = f"the {'shell' if init_sh else 'login'} prompt {prompt!r} after `{self.traits.kernel_start}`"
+        return self.console.expect(self.traits.prompt_re(prompt), timeout, since=since,
+                                   fail=self.traits.fail_patterns(), what=what)  # fmt: skip
+
+    # -- login -----------------------------------------------------------------------------------
+    @property
+    def password(self) -> str:
+        return os.environ.get(self.password_env, "") if self.password_env else ""
+
+    def login(self, timeout: float) -> None:
+        """At the login prompt: user, password (from the lab's password_env), then a shell that answers."""
+        since = self.console.sendline(self.user)
+        t = self.traits
+        prompts = [t.password_prompt, t.prompt_re(t.prompt), "Login incorrect"]
+        m = self.console.expect(prompts, timeout, what="a password or shell prompt after the user name",
+                                since=since, fail=t.fail_patterns())  # fmt: skip
+        if m.index == 0:
+            since = self.console.sendline(self.password)
+            m = self.console.expect(prompts[1:], timeout, what="the shell prompt after the password",
+                                    since=since, fail=t.fail_patterns())  # fmt: skip
+            m.index += 1
+        if m.index == 2:
+            raise LoginRefused(f"login as {self.user!r} refused on the console (Login incorrect); "
+                               f"set the password in ${self.password_env or 'PERFGATE_BOARD_PASSWORD'}")  # fmt: skip
+        self.ready(timeout)
+
+    # -- commands --------------------------------------------------------------------------------
     def run(self, command: str, timeout: float) -> tuple[str, int]:
         n = next(self._ids)
         marker = re.compile(rf"PGEND-{n}-(\d+)")
@@ -158,3 +105,23 @@ class ConsoleShell:
         n = next(self._ids)
         since = self.console.sendline(f'echo PG""READY-{n}')
         self.console.expect(f"PGREADY-{n}", timeout, what="a shell answering `echo`", since=since)
+
+    def reboot(self, init_sh: bool = False) -> None:
+        self.console.sendline("reboot -f" if init_sh else "reboot")
+
+    def addresses(self, timeout: float, loopback_ok: bool = False) -> tuple[list[str], str]:
+        """The board's IPv4 addresses from its console (the address command of the board data), loopback left out
+        (a virtual board's forwarded 127.x address is kept when `loopback_ok`). Returns (addresses, raw output)."""
+        out, _ = self.run(self.traits.address_command, timeout)
+        found = []
+        for line in out.splitlines():
+            m = ADDRESS_IP.search(line)
+            iface, addr = (m.group(1), m.group(2)) if m else ("", "")
+            if not m:
+                m = ADDRESS_IFCONFIG.search(line)
+                if not m:
+                    continue
+                addr = m.group(1)
+            if iface != "lo" and not (iface == "" and addr.startswith("127.") and not loopback_ok):
+                found.append(addr)
+        return found, out

@@ -1,0 +1,46 @@
+"""Boot-time capture: boot the board N times through the strategy and return the console of each boot with host-side
+timestamps per chunk, in the format perfgate.tools.boot reads (grabserial -t -d style, with a header)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from perfgate.board.strategy import Board
+
+
+def capture(board: Board, variant: str, cycles: int) -> str:
+    """default = power-cycle and autoboot to the login prompt; init_sh = stop autoboot, set the boot arguments, boot
+    to the shell prompt. `time-scale` = the virtual board's speed. A failed cycle is retried once after a power-cycle
+    when the lab can cycle the power."""
+    t = board.traits
+    end_marker = t.sh_prompt if variant == "init_sh" else t.login_prompt
+    header = [
+        f"# perfgate boot capture: board={board.name} lab={board.lab.name} variant={variant} cycles={cycles}",
+        f"# start: {t.kernel_start}",
+        f"# end: {t.fill(end_marker)}",
+        f"# time-scale: {board.speed:g}",
+    ]
+    if board.speed != 1:
+        header.append(f"# LAB={board.lab.name} runs {board.speed:g}x faster than real time: host seconds below are "
+                      f"multiplied by {board.speed:g}")  # fmt: skip
+    console = board.console
+    body = []
+    for cycle in range(1, cycles + 1):
+        try:
+            t0, since, kstart, kend = board.timed_boot(variant)
+        except AssertionError as first:
+            if not board.power.can_cycle:
+                raise
+            board.log(f"boot cycle {cycle} failed ({first}); power-cycling and retrying it once")
+            try:
+                t0, since, kstart, kend = board.timed_boot(variant)
+            except AssertionError as second:
+                raise type(second)(f"{second} (also before a power-cycle and one retry: {first})") from None
+        end = console.text().find("\n", kend)
+        end = end if end >= 0 else console.mark()
+        body.append(f"# cycle {cycle}")
+        body.append(console.timestamped(since, end, t0))
+        secs = (console.time_at(kend) - console.time_at(kstart)) * board.speed
+        board.log(f"boot cycle {cycle}/{cycles} ({variant}): {secs:.3f} s from `{t.kernel_start}` to the prompt")
+    return "\n".join(header + body) + "\n"

@@ -1,0 +1,86 @@
+"""What a board prints and what the gate types at it, read from the board's profile (variables/boards/_defaults.yaml,
+the board's own file, the lab's `boards.<board>` overrides): U-Boot and Linux prompts, autoboot strings, markers.
+The drivers match the console with the patterns built here, never with strings written in code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+def _strings(value: object, default: list[str]) -> list[str]:
+    if value is None:
+        return list(default)
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]  # type: ignore[union-attr]
+
+
+@dataclass
+class Traits:
+    hostname: str = ""
+    uboot_prompt: str = "=> "
+    autoboot: list[str] = field(default_factory=lambda: ["Hit any key to stop autoboot"])
+    interrupt: str = " "
+    boot_command: str = "boot"
+    reset_command: str = "reset"
+    kernel_start: str = "Starting kernel ..."
+    login_prompt: str = "login:"
+    password_prompt: str = "Password:"
+    user: str = "root"
+    prompt: str = "root@{hostname}:~# "
+    sh_prompt: str = "# "
+    panic: str = "Kernel panic"
+    address_command: str = "ip -4 -o addr show"
+    init_sh_bootargs: str = "init=/bin/sh"
+    init_sh_setup: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_profile(cls, profile: dict) -> Traits:
+        u = profile.get("uboot") or {}
+        x = profile.get("linux") or {}
+        d = cls()
+
+        def get(section: dict, key: str, default: str) -> str:
+            v = section.get(key)
+            return default if v is None else str(v)
+
+        return cls(
+            hostname=str(profile.get("hostname") or ""),
+            uboot_prompt=get(u, "prompt", d.uboot_prompt),
+            autoboot=_strings(u.get("autoboot"), d.autoboot),
+            interrupt=get(u, "interrupt", d.interrupt),
+            boot_command=get(u, "boot_command", d.boot_command),
+            reset_command=get(u, "reset_command", d.reset_command),
+            kernel_start=get(x, "kernel_start", d.kernel_start),
+            login_prompt=get(x, "login_prompt", d.login_prompt),
+            password_prompt=get(x, "password_prompt", d.password_prompt),
+            user=get(x, "user", d.user),
+            prompt=get(x, "prompt", d.prompt),
+            sh_prompt=get(x, "sh_prompt", d.sh_prompt),
+            panic=get(x, "panic", d.panic),
+            address_command=get(x, "address_command", d.address_command),
+            init_sh_bootargs=get(x, "init_sh_bootargs", d.init_sh_bootargs),
+            init_sh_setup=_strings(x.get("init_sh_setup"), []),
+        )
+
+    def fill(self, text: str) -> str:
+        """{hostname} and {init_sh_bootargs} filled in."""
+        return text.replace("{hostname}", self.hostname).replace("{init_sh_bootargs}", self.init_sh_bootargs)
+
+    # -- patterns --------------------------------------------------------------------------------
+    def prompt_re(self, prompt: str) -> re.Pattern[str]:
+        """A prompt at the end of a line, or with a kernel message glued right after it."""
+        p = re.escape(self.fill(prompt).rstrip())
+        return re.compile(rf"{p}[ \t]*(?=$|\n|\[\s*\d+\.\d+\])", re.M)
+
+    def uboot_prompt_re(self) -> re.Pattern[str]:
+        """The U-Boot prompt at the start of a line (a few stray bytes before or after it are tolerated)."""
+        p = re.escape(self.uboot_prompt.rstrip())
+        return re.compile(rf"(?:^|\n)[^\n]{{0,3}}?{p}[^\n]{{0,16}}$|(?:^|\n){p}(?=[ \t]*$|[ \t]*\n)")
+
+    def autoboot_re(self) -> re.Pattern[str]:
+        return re.compile("|".join(re.escape(a) for a in self.autoboot))
+
+    def fail_patterns(self) -> dict[str, str]:
+        return {"kernel panic": self.panic}
