@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
@@ -60,18 +61,53 @@ def test_unknown_board_lists_the_known_ones(name: str):
 
 
 def test_criteria_json_for_an_alias():
-    r = perfgate("criteria", "j721e-idk-gw", "--json")
+    r = perfgate("criteria", "j721e-idk-gw", "--release", "09.01.00", "--json")
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert len(data) == len(criteria.load("j721e_idk_gw")) == 443
+    assert len(data) == len(criteria.load("j721e_idk_gw", release="09.01.00")) == 443
     assert all(set(d) == set(FIELDS) for d in data)
     assert {d["board"] for d in data} == {"j721e_idk_gw"}
+    assert {d["release"] for d in data} == {"09.01.00"}
     lat = next(d for d in data if d["name"] == "lat_tcp (us)")
     assert (lat["value"], lat["unit"], lat["direction"], lat["suite"]) == (0.79, "us", "lower", "lmbench")
 
 
+def test_criteria_json_default_is_the_newest_release_and_says_so():
+    r = perfgate("criteria", "j721e_idk_gw", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert len(data) == 537 and {d["release"] for d in data} == {"11.02"}
+    assert "release 11.02 (the newest that publishes numbers for the board)" in r.stderr
+
+
+def test_criteria_two_releases_mix_newest_wins_per_criterion():
+    r = perfgate("criteria", "j7200_evm", "--release", "09.01.00,11.02", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+
+    def once(release: str) -> set[tuple[str, str, str]]:  # the rows and columns a release prints in one table only
+        seen = Counter((c.suite, c.row, c.metric) for c in criteria.load("j7200_evm", release=release))
+        return {k for k, n in seen.items() if n == 1}
+
+    both = once("09.01.00") & once("11.02")  # the same row and column (the tables were retitled between releases)
+    assert len(both) > 100
+    assert {d["release"] for d in data if (d["suite"], d["row"], d["metric"]) in both} == {"11.02"}  # newer wins
+    assert {d["release"] for d in data if d["suite"] == "pcie_eth"} == {"09.01.00"}  # only 09.01.00 publishes it
+    assert len(data) < len(criteria.load("j7200_evm", release="09.01.00")) + len(
+        criteria.load("j7200_evm", release="11.02")
+    )
+    assert len({(d["suite"], d["name"].casefold()) for d in data}) == len(data)
+    assert "releases 11.02 (" in r.stderr and "09.01.00 (" in r.stderr and "newest wins per criterion" in r.stderr
+
+
+def test_criteria_unknown_release_exits_2_listing_the_board_s_releases():
+    r = perfgate("criteria", "j7200_evm", "--release", "10.99", "--json")
+    assert r.returncode == 2
+    assert "RELEASE 10.99: j7200_evm has no such release; its releases: 11.02, 09.01.00" in r.stderr
+
+
 def test_criteria_json_one_suite():
-    r = perfgate("criteria", "am62xx_sk-fs", "--suite", "dhrystone", "--json")
+    r = perfgate("criteria", "am62xx_sk-fs", "--release", "10.00", "--suite", "dhrystone", "--json")
     assert r.returncode == 0, r.stderr
     rows = {d["name"]: d for d in json.loads(r.stdout)}
     assert set(rows) == {"cpu_clock (MHz)", "dhrystone_per_mhz (DMIPS/MHz)", "dhrystone_per_second (DhrystoneP)"}

@@ -17,7 +17,7 @@ from perfgate.guides.importer import Importer, guide_files
 from perfgate.model import FIELDS
 
 sys.path.insert(0, str(Path(__file__).parent))
-from guide_counts import AM57X_EXPECTED, count_guide
+from guide_counts import AM57X_EXPECTED, RELEASES, count_guide
 
 REPO = paths.root()
 GUIDES = paths.guides()
@@ -40,9 +40,25 @@ def perfgate(*args: str, root: Path | None = None) -> subprocess.CompletedProces
     )
 
 
+SEEDS = [
+    "linux-09.01.00-j7.rst",
+    "linux-10.00-am62x.rst",
+    "linux-11.02-am437x.rst",
+    "rt-linux-2017.05-am57x.rst",
+    "rt-linux-am64x.rst",
+]
+
+
+@pytest.fixture(scope="module")
+def everything():
+    """All fifteen guides imported together (releases side by side)."""
+    return Importer().run(guide_files())
+
+
 @pytest.fixture(scope="module")
 def imported():
-    return Importer().run(guide_files())
+    """The five guides the importer was built on."""
+    return Importer().run([GUIDES / name for name in SEEDS])
 
 
 @pytest.fixture
@@ -88,36 +104,48 @@ def test_import_regenerates_byte_for_byte(scratch: Path):
 def test_check_fails_on_a_changed_missing_or_stale_file(scratch: Path):
     thresholds = scratch / "variables" / "thresholds"
     assert perfgate("import", "--check", "-q", root=scratch).returncode == 0
-    f = thresholds / "am62xx_sk" / "stream.csv"
+    f = thresholds / "am62xx_sk" / "10.00" / "stream.csv"
     f.write_text(f.read_text().replace("1637.6", "1637.7"))
-    (thresholds / "j7200_evm" / "dhrystone.csv").unlink()
-    stream = (thresholds / "am64xx_evm" / "stream.csv").read_text()
-    (thresholds / "am64xx_evm" / "old_suite.csv").write_text(stream)  # a suite the guide no longer has
+    (thresholds / "j7200_evm" / "11.02" / "dhrystone.csv").unlink()
+    stream = (thresholds / "am64xx_evm" / "unstated-RT" / "stream.csv").read_text()
+    (thresholds / "am64xx_evm" / "unstated-RT" / "old_suite.csv").write_text(stream)  # a suite no longer published
+    (thresholds / "am64xx_evm" / "stream.csv").write_text(stream)  # the layout before releases: no release folder
     (thresholds / "custom_board").mkdir()
     (thresholds / "custom_board" / "openssl.csv").write_text("not from a guide\n")  # `perfgate baseline`
     r = perfgate("import", "--check", "-q", root=scratch)
     assert r.returncode == 1
-    assert "differs: " in r.stderr and "am62xx_sk/stream.csv" in r.stderr
-    assert "missing: " in r.stderr and "j7200_evm/dhrystone.csv" in r.stderr
-    assert "stale: " in r.stderr and "old_suite.csv" in r.stderr
-    # import repairs all three
+    assert "differs: " in r.stderr and "am62xx_sk/10.00/stream.csv" in r.stderr
+    assert "missing: " in r.stderr and "j7200_evm/11.02/dhrystone.csv" in r.stderr
+    assert "stale: " in r.stderr and "unstated-RT/old_suite.csv" in r.stderr
+    assert "stale: " in r.stderr and "am64xx_evm/stream.csv" in r.stderr
+    # import repairs all four
     assert perfgate("import", "-q", root=scratch).returncode == 0
     assert perfgate("import", "--check", "-q", root=scratch).returncode == 0
-    assert not (thresholds / "am64xx_evm" / "old_suite.csv").exists()
+    assert not (thresholds / "am64xx_evm" / "unstated-RT" / "old_suite.csv").exists()
+    assert not (thresholds / "am64xx_evm" / "stream.csv").exists()
     assert (thresholds / "custom_board" / "openssl.csv").exists()
 
 
-def test_no_arguments_imports_the_five_guides():
-    names = [p.name for p in guide_files()]
-    assert names == sorted(
-        [
-            "linux-09.01.00-j7.rst",
-            "linux-10.00-am62x.rst",
-            "linux-11.02-am437x.rst",
-            "rt-linux-2017.05-am57x.rst",
-            "rt-linux-am64x.rst",
-        ]
-    )
+def test_no_arguments_imports_the_fifteen_guides():
+    names = [p.relative_to(GUIDES).as_posix() for p in guide_files()]
+    assert names[:5] == SEEDS
+    assert names[5:] == [
+        "current/linux-11.01-am57x.rst",
+        "current/linux-11.01-am62ax.rst",
+        "current/linux-11.02-am335x.rst",
+        "current/linux-11.02-j7.rst",
+        "current/linux-12.00.00-am62x.rst",
+        "current/linux-12.00.00-am64x.rst",
+        "current/rt-linux-11.01-am62ax.rst",
+        "current/rt-linux-11.02-am65x.rst",
+        "current/rt-linux-12.00.00-am62x.rst",
+        "current/rt-linux-12.00.00-am64x.rst",
+    ]
+
+
+def test_import_of_all_guides_exits_0_with_no_error(everything):
+    assert [e for gi in everything for e in gi.errors] == []
+    assert sum(len(gi.criteria) for gi in everything) > 9000
 
 
 def test_ten_boards_each_with_one_guide_and_release(imported):
@@ -132,30 +160,46 @@ def test_ten_boards_each_with_one_guide_and_release(imported):
         "linux-09.01.00-j7.rst": "09.01.00",
         "linux-10.00-am62x.rst": "10.00",
         "linux-11.02-am437x.rst": "11.02",
-        "rt-linux-2017.05-am57x.rst": "2017.05",
-        "rt-linux-am64x.rst": "unstated",  # the AM64x RT guide names no release
+        "rt-linux-2017.05-am57x.rst": "2017.05-RT",  # an RT-Linux guide: a different SDK from Linux 2017.05
+        "rt-linux-am64x.rst": "unstated-RT",  # the AM64x RT guide names no release
     }
 
 
+def test_releases_of_the_current_guides(everything):
+    releases = {gi.name: gi.release for gi in everything}
+    assert releases["linux-12.00.00-am62x.rst"] == "12.00.00"
+    assert releases["rt-linux-12.00.00-am64x.rst"] == "12.00.00-RT"
+    assert releases["rt-linux-11.01-am62ax.rst"] == "11.01-RT"
+    assert releases["linux-11.02-j7.rst"] == "11.02"
+
+
 def test_boards_command_counts_match_an_independent_count():
-    """Per board: `python -m perfgate boards --json` against regex counts over the raw guides (guide_counts.py)."""
+    """Per board and release: `python -m perfgate boards --json` against regex counts over the raw guides
+    (guide_counts.py), for the five seeds and the ten current guides."""
     r = perfgate("boards", "--json")
     assert r.returncode == 0, r.stderr
-    listed = {row["board"]: row for row in json.loads(r.stdout)}
-    expected: Counter[str] = Counter()
+    listed = {(row["board"], rel["release"]): rel for row in json.loads(r.stdout) for rel in row["per_release"]}
+    expected: Counter[tuple[str, str]] = Counter()
     for guide in guide_files():
-        expected += count_guide(guide)
-    assert set(expected) == BOARDS
-    for board, n in expected.items():
-        assert listed[board]["criteria"] == n, board
-    assert listed["am574x_idk"]["suites"] == AM57X_EXPECTED
+        release = RELEASES[guide.name]
+        expected += Counter({(board, release): n for board, n in count_guide(guide).items()})
+    assert set(expected) == {k for k in listed if k[1] != "baseline"}
+    for key, n in expected.items():
+        assert listed[key]["criteria"] == n, key
+    assert listed[("am574x_idk", "2017.05-RT")]["suites"] == AM57X_EXPECTED
 
 
-def test_boards_command_prints_guide_release_and_suites():
+def test_boards_command_prints_each_board_s_releases_newest_first():
     r = perfgate("boards")
     assert r.returncode == 0, r.stderr
-    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("am43xx_gpevm "))
-    assert "linux-11.02-am437x.rst" in line and "11.02" in line and "lmbench 115" in line and "openssl 85" in line
+    lines = r.stdout.splitlines()
+    k = next(i for i, ln in enumerate(lines) if ln.startswith("j7200_evm "))
+    assert "11.02*" in lines[k] and "linux-11.02-j7.rst" in lines[k] and "lmbench 115" in lines[k]
+    assert lines[k + 1].split()[:2] == ["09.01.00", "linux-09.01.00-j7.rst"]
+    rows = {row["board"]: row for row in json.loads(perfgate("boards", "--json").stdout)}
+    assert rows["am64xx_evm"]["releases"] == ["12.00.00-RT", "12.00.00", "unstated-RT"]
+    assert rows["am62xx_sk"]["releases"] == ["12.00.00", "10.00"]
+    assert rows["j721e_idk_gw"]["releases"] == ["11.02", "09.01.00"]
 
 
 def test_criterion_fields(imported):
@@ -196,7 +240,7 @@ def test_am57x_flat_lists(imported):
     assert (c.value, c.min, c.max, c.context) == (30.71, 30.49, 31.0, "Test Number=2500101.0")
     udp = [c for c in by_id.values() if c.board == "am574x_idk" and c.suite == "ethernet"]
     assert len(udp) == 20 and all(c.context.startswith("packet_size (bytes)=") for c in udp)
-    assert {c.release for c in udp} == {"2017.05-RT"}
+    assert {c.release for c in udp} == {"2017.05-RT"}  # the guide's release, RT-Linux
     c = by_id["am574x_idk.rt_latency.osadl-test.max-latencies"]
     assert (c.value, c.unit, c.direction, c.context) == (27.0, "us", "lower", "Total=100000000")
     mmc = [c for c in by_id.values() if c.board == "am574x_idk" and c.suite == "mmcsd"]
@@ -227,11 +271,12 @@ def test_guide_names_stay_distinct_and_unique_per_file(imported):
 
 def test_threshold_files_are_readable_and_complete():
     for board in BOARDS:
-        for suite in criteria.suites_of(board):
-            for c in criteria.read(paths.thresholds() / board / f"{suite}.csv"):
-                assert c.board == board and c.suite == suite
-                assert c.direction in ("higher", "lower", "match")
-                assert set(c.to_json()) == set(FIELDS)
+        for release in criteria.releases(board):
+            for suite in criteria.suites_of(board, release):
+                for c in criteria.read(criteria.release_dir(board, release) / f"{suite}.csv"):
+                    assert c.board == board and c.suite == suite and c.release == release
+                    assert c.direction in ("higher", "lower", "match")
+                    assert set(c.to_json()) == set(FIELDS)
 
 
 def test_malformed_csv_table_names_file_and_line_and_the_rest_imports(scratch: Path):
@@ -240,13 +285,13 @@ def test_malformed_csv_table_names_file_and_line_and_the_rest_imports(scratch: P
     assert r.returncode == 1
     assert "malformed.rst:15: malformed csv row" in r.stderr  # unbalanced quote
     assert "malformed.rst:23: row has 3 cells, the header has 2" in r.stderr
-    written = criteria.read(scratch / "variables" / "thresholds" / "am62xx_sk" / "linpack.csv")
+    written = criteria.read(scratch / "variables" / "thresholds" / "am62xx_sk" / "99.01" / "linpack.csv")
     assert [(c.name, c.value, c.source) for c in written] == [("linpack (Kflops)", 578100.0, "malformed.rst:31")]
-    # the files of the five guides are not this guide's: importing it leaves them alone
-    assert criteria.read(scratch / "variables" / "thresholds" / "am62xx_sk" / "dhrystone.csv")[0].guide == (
+    # the files of the other guides are not this guide's: importing it leaves them alone
+    assert criteria.read(scratch / "variables" / "thresholds" / "am62xx_sk" / "10.00" / "dhrystone.csv")[0].guide == (
         "linux-10.00-am62x.rst"
     )
-    assert (scratch / "variables" / "thresholds" / "am62xx_sk" / "lmbench.csv").exists()
+    assert (scratch / "variables" / "thresholds" / "am62xx_sk" / "10.00" / "lmbench.csv").exists()
 
 
 def test_flat_list_forms():
@@ -262,9 +307,10 @@ def test_flat_list_forms():
         ("emmc", "262144 · Read EXT4 CPU Load (%)"),
     }
     c = got[("stream", "triad (MB/s)")]
+    # the release is the guide's (the first `**2017.05**` line): a list's own `**2017.05-RT**` does not split it
     assert (c.value, c.min, c.max, c.table, c.release) == (2834.9, 2800.1, 2870.0, "Stream Benchmarks", "2017.05")
     c = got[("ethernet", "throughput (Mbits/s)")]
-    assert (c.context, c.unit, c.release, c.source) == ("packet_size (bytes)=64.0", "Mbits/sec", "2017.05-RT",
+    assert (c.context, c.unit, c.release, c.source) == ("packet_size (bytes)=64.0", "Mbits/sec", "2017.05",
                                                         "flat.rst:41")  # fmt: skip
     assert got[("emmc", "262144 · Write EXT4 Throughput (Mbytes/sec)")].min == 40.0
     skipped = {tr.title: tr.skipped for tr in gi.results if tr.skipped}
@@ -293,7 +339,7 @@ def test_import_report_names_tables_read_criteria_per_board_and_skips():
     r = perfgate("import", "--check", str(GUIDES / "rt-linux-2017.05-am57x.rst"))
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert out.startswith("rt-linux-2017.05-am57x.rst (release 2017.05): ")
+    assert out.startswith("rt-linux-2017.05-am57x.rst (release 2017.05-RT): ")
     assert "  am574x_idk: 454 criteria (decode 17, dhrystone 3, display 36," in out
     assert "  read     rt-linux-2017.05-am57x.rst:51 flat-pairs 'LMBench' -> lmbench: 112" in out
     assert "  skipped  rt-linux-2017.05-am57x.rst:760 flat-list 'Ethernet performance table': " in out

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from perfgate import paths
 from perfgate.datafile import load_mapping, merge
-from perfgate.errors import UnknownBoard
+from perfgate.errors import DataError, UnknownBoard
 
 
 def canonical(name: str) -> str:
@@ -21,8 +21,8 @@ def canonical(name: str) -> str:
     return n.replace("-", "_")
 
 
-def _profile_files() -> list[Path]:
-    d = paths.boards()
+def _profile_files(d: Path | None = None) -> list[Path]:
+    d = d or paths.boards()
     return sorted(p for p in d.glob("*.yaml") if not p.stem.startswith("_")) if d.is_dir() else []
 
 
@@ -34,13 +34,41 @@ def known() -> list[str]:
     return sorted(names)
 
 
-def _aliases() -> dict[str, str]:
+def aliases(d: Path | None = None) -> dict[str, str]:
+    """Canonical alias -> board, from the profiles' `aliases` (one EVM named two ways by two guides:
+    `am64xx-hsevm` is the AM64x EVM). An alias two profiles claim is a DataError naming the second file."""
     table: dict[str, str] = {}
-    for p in _profile_files():
+    for p in _profile_files(d):
         data = load_mapping(p, "a board profile (a mapping)")
         for alias in data.get("aliases", []) or []:
-            table[canonical(str(alias))] = p.stem
+            a = canonical(str(alias))
+            if a == p.stem:
+                continue
+            if table.get(a, p.stem) != p.stem:
+                raise DataError(f"alias {alias!r} is also an alias of {table[a]}", p, _line(p, str(alias)))
+            table[a] = p.stem
     return table
+
+
+def module_names(d: Path | None = None) -> dict[str, str]:
+    """Lower-case Evaluation Module name as a guide's table prints it (`AM64x EVM`) -> board, from the
+    profiles' `evm` lists."""
+    table: dict[str, str] = {}
+    for p in _profile_files(d):
+        data = load_mapping(p, "a board profile (a mapping)")
+        names = data.get("evm") or []
+        for name in [names] if isinstance(names, str) else names:
+            table[" ".join(str(name).split()).lower()] = p.stem
+    return table
+
+
+def identify(name: str, table: dict[str, str] | None = None) -> str:
+    """The board a guide's name means: its canonical name, folded through the profiles' aliases."""
+    c = canonical(name)
+    return (aliases() if table is None else table).get(c, c)
+
+
+_aliases = aliases
 
 
 def resolve(name: str) -> str:
@@ -66,3 +94,8 @@ def profile(board: str) -> dict:
             merged = merge(merged, load_mapping(p, "a board profile (a mapping)"))  # type: ignore[assignment]
     merged.setdefault("name", board)
     return merged
+
+
+def _line(path: Path, text: str) -> int | None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next((i for i, line in enumerate(lines, 1) if text in line), None)

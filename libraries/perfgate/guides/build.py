@@ -15,7 +15,11 @@ from perfgate.boards import canonical
 from perfgate.guides.rawtable import RawTable
 from perfgate.guides.sections import Sections
 
-NUMBER = re.compile(r"^(-?\d+(?:\.\d+)?)(?:\s*\(\s*min\s+(-?\d+(?:\.\d+)?)\s*,\s*max\s+(-?\d+(?:\.\d+)?)\s*\))?$")
+NUMBER = re.compile(
+    r"^(-?\d+(?:\.\d+)?)\s*%?(?:\s*\(\s*min\s+(-?\d+(?:\.\d+)?)\s*%?\s*,\s*max\s+(-?\d+(?:\.\d+)?)\s*%?\s*\))?$"
+)
+# a cell that says "no result here": empty, n/a, NA, a dash. Any other text in a value column is an error.
+NO_RESULT = re.compile(r"^\s*(|n/?a|-+|–|—|none|not (?:applicable|available|supported))\s*$", re.IGNORECASE)
 BOARD_COLUMN = re.compile(r"^([a-z0-9]+(?:[_-][a-z0-9]+)*):\s*(.*)$", re.IGNORECASE)
 BARE_BOARD = re.compile(r"^[a-z0-9]+(?:[_-][a-z0-9]+)*-fs$")
 
@@ -57,18 +61,27 @@ class TableResult:
     error: bool = False  # skipped because the table is malformed (an error, not a decision)
     error_line: int | None = None
     notes: list[str] = field(default_factory=list)
+    cell_errors: list[tuple[int, str]] = field(default_factory=list)  # (line, message): value cells that are text
 
 
 class Builder:
-    def __init__(self, sections: Sections, known_boards: set[str]) -> None:
+    def __init__(self, sections: Sections, known_boards: set[str], aliases: dict[str, str] | None = None) -> None:
         self.sections = sections
         self.known_boards = known_boards
+        self.aliases = aliases or {}
+        self.guide = ""  # the guide being built (file name), for variables/sections.yaml table_boards
+        self.modules: list[str] = []  # the boards of the guide's Evaluation Modules table
+
+    def board(self, text: str) -> str:
+        """The board a guide's board name means (profiles' aliases folded: am64xx-hsevm is am64xx_evm)."""
+        c = canonical(text)
+        return self.aliases.get(c, c)
 
     # -- boards -------------------------------------------------------------------------------------
 
     def is_board(self, text: str, guide_boards: set[str]) -> bool:
         c = canonical(text)
-        return c in guide_boards or c in self.known_boards
+        return c in guide_boards or c in self.known_boards or c in self.aliases
 
     def guide_boards(self, tables: list[RawTable]) -> set[str]:
         boards: set[str] = set()
@@ -93,7 +106,7 @@ class Builder:
             return self.is_board(text, guide_boards)
 
         result.title = table.title or next((s for s in reversed(table.sections) if not is_board(s)), "(untitled)")
-        decision = self.sections.decide(table.title, table.sections, is_board)
+        decision = self.sections.decide(table.title, table.sections, is_board, table.header)
         if decision.skip:
             result.skipped = decision.skip
             return result
@@ -117,8 +130,40 @@ class Builder:
         }[table.kind]
         reader(table, result, guide_boards)
         if not result.values and not result.skipped:
+            numbers = sum(1 for r in table.rows for c in r.cells if parse_number(c) is not None)
             result.skipped = "no published numbers in it"
+            if numbers:  # a table with numbers the builder could not place is an error, never a quiet skip
+                result.skipped = f"{numbers} numbers in it, none of them placed under a board"
+                result.error, result.error_line = True, table.line
         return result
+
+    def _cell(self, result: TableResult, board: str, row: str, metric: str, header: str, cell: str, line: int,
+              context: list[tuple[str, str]]) -> bool:  # fmt: skip
+        """A value cell: a number becomes a criterion; a cell saying "no result" is counted; text is an error."""
+        if self._value(result, board, row, metric, cell, line, context):
+            return True
+        if not NO_RESULT.match(cell):
+            result.cell_errors.append(
+                (line, f"value {cell.strip()!r} in column {header!r} (row {row!r}) is not a number")
+            )
+        return False
+
+    def _unprefixed_board(self, table: RawTable, result: TableResult) -> str | None:
+        """The board of a table whose columns name none: a reviewer's decision in variables/sections.yaml
+        (table_boards), else the guide's one Evaluation Module; None (and the reason) otherwise."""
+        decided = self.sections.table_board(self.guide, table.title or "", table.sections)
+        if decided:
+            board, reason = decided
+            result.notes.append(f"columns name no board: {board} per variables/sections.yaml table_boards ({reason})")
+            return board
+        if len(self.modules) == 1:
+            result.notes.append(f"columns name no board: the guide's one Evaluation Module, {self.modules[0]}")
+            return self.modules[0]
+        result.skipped = (
+            f"its columns name no board and the guide has {len(self.modules)} Evaluation Modules "
+            f"({', '.join(self.modules) or 'none known'}): record the board in variables/sections.yaml table_boards"
+        )
+        return None
 
     def _value(
         self,
@@ -136,7 +181,7 @@ class Builder:
         value, lo, hi = parsed
         result.values.append(
             Value(
-                canonical(board),
+                self.board(board),
                 result.title,
                 result.table.sections,
                 row,
@@ -165,6 +210,19 @@ class Builder:
                 common_settings.append(k)
             else:
                 keys.append(k)
+        if not columns and keys:
+            # no board in any column (single-board guides): the first column and the declared row-key columns
+            # are keys, the others are the guide's board's values
+            board = self._unprefixed_board(table, result)
+            if board is None:
+                return
+            values = [k for k in keys[1:] if not self.sections.is_row_key(table.header[k])]
+            keys = [k for k in keys if k not in values]
+            columns = [(k, board, table.header[k].strip(), False) for k in values]
+        if not keys and common_settings:
+            # a table keyed by a setting (ICSSM `UDP Datagram Size(bytes)`): the setting is the row key, and context
+            keys = list(common_settings)
+            result.notes.append(f"keyed by the setting {', '.join(table.header[k] for k in keys)}")
         if not keys:
             result.skipped = "no row-key column"
             return
@@ -181,7 +239,7 @@ class Builder:
                 if setting:
                     continue
                 cell = cells[k] if k < len(cells) else ""
-                if not self._value(result, board, key, metric, cell, row.line, ctx_by_board[board]):
+                if not self._cell(result, board, key, metric, table.header[k], cell, row.line, ctx_by_board[board]):
                     blank += 1
         if blank:
             result.notes.append(f"{blank} cells without a number (missing or n/a)")
@@ -207,7 +265,7 @@ class Builder:
         for row in table.rows:
             ctx = [(table.header[k], row.cells[k]) for k in settings if row.cells[k].strip()]
             for k in values:
-                self._value(result, board, row.cells[0], table.header[k], row.cells[k], row.line, ctx)
+                self._cell(result, board, row.cells[0], table.header[k], table.header[k], row.cells[k], row.line, ctx)
 
     def _pairs(self, table: RawTable, result: TableResult, guide_boards: set[str]) -> None:
         board = self._board_of(table, result, guide_boards)

@@ -31,6 +31,8 @@ class GuideImport:
     results: list[TableResult] = field(default_factory=list)
     criteria: list[Criterion] = field(default_factory=list)
     errors: list[PerfgateError] = field(default_factory=list)
+    modules: dict[str, str | None] = field(default_factory=dict)  # Evaluation Modules name -> board (None: unknown)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -43,8 +45,19 @@ def slug(text: str) -> str:
 
 
 def guide_files() -> list[Path]:
-    """The guides perfgate ships with: every .rst under perfgate.paths.guides()."""
-    return sorted(paths.guides().glob("*.rst"))
+    """The guides perfgate ships with: every .rst in perfgate.paths.guides() and in its current/ folder."""
+    root = paths.guides()
+    return sorted(root.glob("*.rst")) + sorted((root / "current").glob("*.rst"))
+
+
+def guide_release(path: Path, stated: str | None, title: str | None) -> str:
+    """The release a guide's numbers belong to: as the guide states it (its title, else its file name, else
+    `unstated`), with `-RT` for an RT-Linux guide (a different SDK from the Linux one of the same version)."""
+    release = stated or _release_from_name(path.name) or "unstated"
+    rt = path.name.lower().startswith("rt-") or bool(re.match(r"\s*RT[- ]", title or "", re.IGNORECASE))
+    if rt and not release.upper().endswith("-RT"):
+        release += "-RT"
+    return release
 
 
 class Importer:
@@ -53,7 +66,8 @@ class Importer:
         self.sections = Sections(v / "sections.yaml")
         self.units = Units(v / "units.yaml")
         self.directions = Directions(v / "directions.yaml")
-        self.builder = Builder(self.sections, self._profile_boards(v))
+        self.builder = Builder(self.sections, self._profile_boards(v), boards.aliases(v / "boards"))
+        self.module_names = boards.module_names(v / "boards")
 
     @staticmethod
     def _profile_boards(v: Path) -> set[str]:
@@ -66,15 +80,53 @@ class Importer:
         except OSError as e:
             raise PerfgateError(f"cannot read guide: {e.strerror}", path) from None
         guide = rst.read(text)
-        release = guide.release or _release_from_name(path.name) or "unstated"
-        result = GuideImport(path, release)
+        result = GuideImport(path, guide_release(path, guide.release, guide.title))
+        result.modules = self._modules(guide.tables)
+        self.builder.guide = path.name
+        self.builder.modules = sorted({b for b in result.modules.values() if b})
         known = self.builder.guide_boards(guide.tables)
         for table in guide.tables:
             tr = self.builder.build(table, known)
             result.results.append(tr)
             if tr.error:
                 result.errors.append(PerfgateError(f"{tr.skipped} (table skipped)", path.name, tr.error_line))
+            for line, message in tr.cell_errors:
+                result.errors.append(PerfgateError(message, path.name, line))
+        self._warn_foreign_boards(result)
         return result
+
+    def _modules(self, tables) -> dict[str, str | None]:
+        """The guide's Evaluation Modules table: each name and the board whose profile lists it (`evm:`)."""
+        out: dict[str, str | None] = {}
+        for t in tables:
+            if (t.title or (t.sections[-1] if t.sections else "")).strip().lower() != "evaluation modules":
+                continue
+            for row in t.rows:
+                name = " ".join(row.cells[0].split()) if row.cells else ""
+                if name:
+                    out[name] = self.module_names.get(name.lower())
+        return out
+
+    def _warn_foreign_boards(self, gi: GuideImport) -> None:
+        """A guide that publishes rows for a board not among its own Evaluation Modules (TI's copy-paste: the
+        AM65x RT guide's `am43xx-gpevm` rows) is imported as printed, with a warning in the report."""
+        unknown = [name for name, board in gi.modules.items() if board is None]
+        for name in unknown:
+            gi.warnings.append(f"Evaluation Module {name!r} matches no board profile (`evm:` in variables/boards/)")
+        if not gi.modules:
+            return
+        mine = {b for b in gi.modules.values() if b}
+        lines: dict[str, list[int]] = defaultdict(list)
+        for tr in gi.results:
+            for v in tr.values:
+                if v.board not in mine:
+                    lines[v.board].append(v.line)
+        names = ", ".join(gi.modules)
+        for board, at in sorted(lines.items()):
+            gi.warnings.append(
+                f"{len(at)} numbers for {board}, which is not among the guide's Evaluation Modules ({names}): "
+                f"lines {min(at)}-{max(at)}"
+            )
 
     def run(self, guides: Iterable[Path]) -> list[GuideImport]:
         imports = [self.read(Path(g)) for g in guides]
@@ -83,7 +135,7 @@ class Importer:
         ]
         names = _names(values)
         ids = _ids(values)
-        seen: dict[str, str] = {}
+        seen: dict[tuple[str, str], str] = {}
         for (gi, tr, v), name, cid in zip(values, names, ids, strict=True):
             assert tr.suite and tr.chapter
             unit = self.units.unit(v.metric, v.row, tr.suite)
@@ -91,16 +143,20 @@ class Importer:
                 id=cid, metric=v.metric, unit=unit, row=v.row, suite=tr.suite, table=v.table
             )
             source = f"{gi.name}:{v.line}"
-            if cid in seen:
-                raise DataError(f"two criteria with the id {cid} ({seen[cid]} and {source})", gi.name, v.line)
-            seen[cid] = source
+            if (gi.release, cid) in seen:
+                raise DataError(
+                    f"two criteria with the id {cid} in release {gi.release} ({seen[(gi.release, cid)]} and {source})",
+                    gi.name,
+                    v.line,
+                )
+            seen[(gi.release, cid)] = source
             gi.criteria.append(
                 Criterion(
                     id=cid,
                     name=name,
                     board=v.board,
                     guide=gi.name,
-                    release=v.release or gi.release,
+                    release=gi.release,
                     chapter=tr.chapter,
                     suite=tr.suite,
                     table=v.table,
@@ -178,10 +234,10 @@ def _resolve(values, make, what: str) -> list[str]:
 
     while True:
         out = [name(i, tr, v) for i, (_, tr, v) in enumerate(values)]
-        owners: dict[tuple[str, str, str], set[int]] = defaultdict(set)
-        count: dict[tuple[str, str, str], int] = defaultdict(int)
-        for (_, tr, v), n in zip(values, out, strict=True):
-            key = (v.board, tr.suite or "", " ".join(n.casefold().split()))
+        owners: dict[tuple[str, str, str, str], set[int]] = defaultdict(set)
+        count: dict[tuple[str, str, str, str], int] = defaultdict(int)
+        for (gi, tr, v), n in zip(values, out, strict=True):
+            key = (v.board, gi.release, tr.suite or "", " ".join(n.casefold().split()))
             owners[key].add(id(tr))
             count[key] += 1
         clashing = {k for k, c in count.items() if c > 1}
@@ -197,13 +253,15 @@ def _resolve(values, make, what: str) -> list[str]:
                 gi, _, v = next(
                     x
                     for x, n in zip(values, out, strict=True)
-                    if (x[2].board, x[1].suite or "", " ".join(n.casefold().split())) == k
+                    if (x[2].board, x[0].release, x[1].suite or "", " ".join(n.casefold().split())) == k
                 )
-                raise DataError(f"two criteria of {k[0]}/{k[1]} would share the {what} {k[2]!r}", gi.name, v.line)
-        seen: dict[tuple[str, str, str], int] = defaultdict(int)
+                raise DataError(
+                    f"two criteria of {k[0]}/{k[1]}/{k[2]} would share the {what} {k[3]!r}", gi.name, v.line
+                )
+        seen: dict[tuple[str, str, str, str], int] = defaultdict(int)
         sep = " #" if what == "test name" else "-"
-        for i, ((_, tr, v), n) in enumerate(zip(values, out, strict=True)):
-            key = (v.board, tr.suite or "", " ".join(n.casefold().split()))
+        for i, ((gi, tr, v), n) in enumerate(zip(values, out, strict=True)):
+            key = (v.board, gi.release, tr.suite or "", " ".join(n.casefold().split()))
             if key in clashing:
                 seen[key] += 1
                 if seen[key] > 1:
@@ -213,11 +271,14 @@ def _resolve(values, make, what: str) -> list[str]:
 
 def grouped_criteria(imports: list[GuideImport]) -> dict[Path, list[Criterion]]:
     """Threshold file path -> its criteria in guide order, for every board and suite the guides publish."""
-    grouped: dict[tuple[str, str], list[Criterion]] = defaultdict(list)
+    grouped: dict[tuple[str, str, str], list[Criterion]] = defaultdict(list)
     for gi in imports:
         for c in gi.criteria:
-            grouped[(c.board, c.suite)].append(c)
-    return {paths.thresholds() / board / f"{suite}.csv": cs for (board, suite), cs in sorted(grouped.items())}
+            grouped[(c.board, c.release, c.suite)].append(c)
+    return {
+        criteria.release_dir(board, release) / f"{suite}.csv": cs
+        for (board, release, suite), cs in sorted(grouped.items())
+    }
 
 
 def render_files(imports: list[GuideImport]) -> dict[Path, str]:
@@ -243,7 +304,8 @@ def stale_files(files: Iterable[Path], guides: Iterable[str]) -> list[Path]:
     root = paths.thresholds()
     if not root.is_dir():
         return []
-    return [p for p in sorted(root.glob("*/*.csv")) if p not in files and _guides_of(p) & names]
+    candidates = sorted([*root.glob("*/*.csv"), *root.glob("*/*/*.csv")])
+    return [p for p in candidates if p not in files and _guides_of(p) & names]
 
 
 def differences(files: dict[Path, str], guides: Iterable[str]) -> list[str]:
@@ -258,17 +320,44 @@ def differences(files: dict[Path, str], guides: Iterable[str]) -> list[str]:
     return out
 
 
+def protected(imports: list[GuideImport]) -> set[tuple[str, str, str]]:
+    """(guide, release, suite) whose files an import with errors must leave as they are: the suites of the tables
+    that could not be read. An error in a table no rule places protects every file of its guide."""
+    out: set[tuple[str, str, str]] = set()
+    for gi in imports:
+        for tr in gi.results:
+            if tr.error or tr.cell_errors:
+                out.add((gi.name, gi.release, tr.suite or "*"))
+    return out
+
+
+def _is_protected(path: Path, cs: list[Criterion] | None, keep: set[tuple[str, str, str]]) -> bool:
+    if not keep:
+        return False
+    guides = {c.guide for c in cs} if cs else _guides_of(path)
+    suite = path.stem
+    return any(g in guides and s in (suite, "*") for g, _, s in keep)
+
+
 def write_files(imports: list[GuideImport]) -> list[Path]:
     """Write the changed files with perfgate.criteria.write; remove the threshold files these guides produced
-    before and no longer produce."""
+    before and no longer produce. A suite with a table the import could not read keeps its earlier file
+    (written, stale or not): an error never loses thresholds that were there before."""
     files = grouped_criteria(imports)
-    stale = stale_files(files, [gi.name for gi in imports])
+    keep = protected(imports)
+    stale = [p for p in stale_files(files, [gi.name for gi in imports]) if not _is_protected(p, None, keep)]
     written = []
     for p, cs in files.items():
+        if _is_protected(p, cs, keep) and p.exists():
+            continue
         if not p.exists() or p.read_text(encoding="utf-8") != criteria.render(cs):
             criteria.write(p, cs)
             written.append(p)
     for p in stale:
         p.unlink()
         written.append(p)
+        folder = p.parent
+        while folder != paths.thresholds() and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()  # a release (or board) folder the guides no longer publish
+            folder = folder.parent
     return written

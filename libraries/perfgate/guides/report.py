@@ -23,7 +23,11 @@ def render(gi: GuideImport) -> str:
         lines.append(
             f"  read     {gi.name}:{tr.table.line} {tr.table.kind} '{tr.title}' -> {tr.suite}: {len(tr.values)}"
         )
+    for w in gi.warnings:
+        lines.append(f"  WARNING  {gi.name}: {w}")
     for tr in gi.results:
+        for line, message in tr.cell_errors:
+            lines.append(f"  ERROR    {gi.name}:{line} '{tr.title}': {message}")
         for note in tr.notes:
             lines.append(f"  note     {gi.name}:{tr.table.line} '{tr.title}': {note}")
     for tr in skipped:

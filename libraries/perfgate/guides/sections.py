@@ -13,8 +13,17 @@ from perfgate.guides.config import line_of, load_yaml, pattern
 
 @dataclass(frozen=True)
 class SuiteRule:
-    match: re.Pattern[str]
+    match: re.Pattern[str] | None  # searched in the titles around the table
     suite: str
+    header: re.Pattern[str] | None = None  # or: searched in the table's first header cell
+
+
+@dataclass(frozen=True)
+class TableBoard:
+    guide: re.Pattern[str]
+    title: re.Pattern[str]
+    board: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -42,8 +51,22 @@ class Sections:
             (pattern(self.path, s.get("title"), "skip"), str(s.get("reason", ""))) for s in data.get("skip") or []
         ]
         self.rules = [
-            SuiteRule(pattern(self.path, r.get("match"), "suites"), str(r.get("suite")))
+            SuiteRule(
+                pattern(self.path, r.get("match"), "suites") if r.get("match") is not None else None,
+                str(r.get("suite")),
+                pattern(self.path, r.get("header"), "suites") if r.get("header") is not None else None,
+            )
             for r in data.get("suites") or []
+        ]
+        self.row_keys = [pattern(self.path, k, "row_keys") for k in data.get("row_keys") or []]
+        self.table_boards = [
+            TableBoard(
+                pattern(self.path, t.get("guide"), "table_boards"),
+                pattern(self.path, t.get("title"), "table_boards"),
+                str(t.get("board")),
+                " ".join(str(t.get("reason", "")).split()),
+            )
+            for t in data.get("table_boards") or []
         ]
         self.chapter_of: dict[str, str] = {}
         for chapter, suites in (data.get("chapters") or {}).items():
@@ -68,20 +91,35 @@ class Sections:
             for f in data.get("flat_columns") or []
         ]
 
-    def decide(self, title: str | None, sections: list[str], is_board) -> Decision:
-        """Suite of a table from its title and enclosing titles, innermost first; board-named titles are skipped."""
+    def decide(self, title: str | None, sections: list[str], is_board, header: list[str] | None = None) -> Decision:
+        """Suite of a table: a rule on its first header cell (`header:`), else its title and enclosing titles,
+        innermost first; board-named titles are skipped."""
         if title:
             for rx, reason in self.skips:
                 if rx.search(title):
                     return Decision(None, None, title, skip=reason)
+        first = (header or [""])[0].strip()
+        for rule in self.rules:
+            if rule.header is not None and rule.header.search(first):
+                return Decision(rule.suite, self.chapter_of[rule.suite], f"header {first!r}")
         titles = ([title] if title else []) + list(reversed(sections))
         for t in titles:
             if not t or is_board(t):
                 continue
             for rule in self.rules:
-                if rule.match.search(t):
+                if rule.match is not None and rule.match.search(t):
                     return Decision(rule.suite, self.chapter_of[rule.suite], t)
         return Decision(None, None, None)
+
+    def is_row_key(self, column: str) -> bool:
+        return any(rx.search(column.strip()) for rx in self.row_keys)
+
+    def table_board(self, guide: str, title: str, sections: list[str]) -> tuple[str, str] | None:
+        """A reviewer's decision: the board of a table whose columns name none, in a guide of several boards."""
+        for t in self.table_boards:
+            if t.guide.search(guide) and any(t.title.search(x) for x in [title, *sections] if x):
+                return t.board, t.reason
+        return None
 
     def is_setting(self, column: str) -> bool:
         return any(rx.search(column) for rx, _ in self.settings)
