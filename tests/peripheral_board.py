@@ -9,13 +9,18 @@ from __future__ import annotations
 import dataclasses
 import random
 import subprocess
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from perfgate import boards, criteria
 from perfgate.model import Criterion
 from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.tools import render
 from perfgate.workloads.base import Workload
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed
 
 SIM_LAB = {"name": "sim", "has": ["ethernet", "usb", "audio", "gpu", "display", "capture", "multimedia"],
            "tester": {"address": "127.0.0.1"}, "power_meter": "board"}  # fmt: skip
@@ -74,4 +79,4 @@ class HostContext:
 
 
 def board_criteria(board: str, suite: str) -> list[Criterion]:
-    return criteria.load(board, suite)
+    return criteria.load(board, suite, release=seed(board))

@@ -25,7 +25,8 @@ def _not_ready() -> str | None:
 def _gate(tmp_path: Path, results: Path, *extra: str) -> int:
     cmd = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--listener",
            "perfgate.robot.listener.RunFiles", "--suite", "Suites.System.Stream", "--variable", "BOARD:am62xx_sk",
-           "--variable", "SIM_SPEED:20", "--variable", "BOOT_CYCLES:1", *extra, str(ROOT / "suites")]  # fmt: skip
+           "--variable", "RELEASE:10.00", "--variable", "SIM_SPEED:20", "--variable", "BOOT_CYCLES:1", *extra,
+           str(ROOT / "suites")]  # fmt: skip
     env = {**os.environ, "PERFGATE_RESULTS": str(results)}
     return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, timeout=600, check=False).returncode
 

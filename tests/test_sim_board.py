@@ -18,6 +18,9 @@ from perfgate import criteria, tools
 from perfgate.sim import answers, data, faults
 from test_sim_support import ROOT, Sim, alive, run
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed
+
 pytestmark = pytest.mark.slow
 
 
@@ -36,7 +39,9 @@ def sim(tmp_path: Path):
 
 
 def published(board: str, suite: str, row: str, metric_word: str) -> float:
-    rows = [c for c in criteria.load(board, suite) if c.row == row and metric_word in c.metric.lower()]
+    rows = [
+        c for c in criteria.load(board, suite, release=seed(board)) if c.row == row and metric_word in c.metric.lower()
+    ]
     assert rows, f"{board} publishes no {suite} {row} {metric_word}"
     return rows[0].value
 
@@ -88,7 +93,7 @@ def test_uboot_storage_timings_reproduce_published_kbps(sim) -> None:
 
 def test_boot_time_follows_published_figures(sim) -> None:
     board = "am62xx_lp_sk"  # publishes both default rootfs and init=/bin/sh boot times
-    rows = criteria.load(board, "boot_time")
+    rows = criteria.load(board, "boot_time", release=seed(board))
     default = min(c.value for c in rows if "/bin/sh" not in c.row)
     init_sh = min(c.value for c in rows if "/bin/sh" in c.row)
     s = sim(board, "--seed", "5", "--speed", "4")  # slower than the default: host delays weigh less
@@ -139,7 +144,7 @@ def test_login_serial_shell_and_ssh(sim) -> None:
 
 
 def test_workload_over_ssh_is_parsed_back_around_published_values(sim) -> None:
-    d = data.load("am62xx_sk", faults.parse(""))
+    d = data.load("am62xx_sk", faults.parse(""), release=seed("am62xx_sk"))
     known = answers.Answers(d, __import__("random").Random(0))
     alsa = [a for a in known._index.values() if a.tool == "alsa"]
     if not alsa:

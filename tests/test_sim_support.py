@@ -16,6 +16,8 @@ from pathlib import Path
 import paramiko
 import serial
 
+from seed_releases import seed
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -27,8 +29,9 @@ class Sim:
         self.log_path = tmp / f"sim-{board}.log"
         self.log = self.log_path.open("wb")
         argv = [sys.executable, "-m", "perfgate", "sim", "--board", board, "--state", str(self.state_path), *args]
+        release = {"PERFGATE_RELEASE": seed(board)} if seed(board) else {}  # written for the seed guides' tables
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env={**os.environ, **(env or {})}, cwd=ROOT)  # fmt: skip
+                                     env={**os.environ, **release, **(env or {})}, cwd=ROOT)  # fmt: skip
         deadline = time.monotonic() + 20
         while not self.state_path.exists():
             if self.proc.poll() is not None or time.monotonic() > deadline:

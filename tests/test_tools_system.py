@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ from perfgate.sim.tools import lmbench as sim_lmbench
 from perfgate.sim.tools import nbench as sim_nbench
 from perfgate.sim.tools import whetstone as sim_whetstone
 from perfgate.tools import coremark_pro, dhrystone, lmbench, nbench, whetstone
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -112,7 +116,7 @@ def _chain(board: str, mb: int) -> tuple[dict[str, float], dict[str, float]]:
     """The published bw_mem values of one size, and the per-operation results they imply (the guides' min/max)."""
     pub = {
         c.row.split(" ")[0]: c
-        for c in criteria.load(board, "lmbench")
+        for c in criteria.load(board, "lmbench", release=seed(board))
         if c.row.startswith("bw_mem-") and c.row.endswith(f"-{mb}mb (MB/s)")
     }
     own: dict[str, float] = {}
@@ -135,7 +139,7 @@ def _chain(board: str, mb: int) -> tuple[dict[str, float], dict[str, float]]:
 def test_lmbench_bw_mem_shared_names_reproduce_the_guide(board: str, mb: int) -> None:
     """TI's parser files each bw_mem result at 1-8 MB under its name and the previous operation's: the mean of two
     results is what the guide publishes. The loop output of real per-operation results reads back the guide."""
-    if not criteria.load(board, "lmbench"):
+    if not criteria.load(board, "lmbench", release=seed(board)):
         pytest.skip(f"no LMBench criteria for {board} yet")
     published, own = _chain(board, mb)
     command = f'for op in {" ".join(lmbench.BW_MEM_OPS)}; do echo "bw_mem {mb}M $op"; bw_mem {mb}M $op; done 2>&1'

@@ -4,6 +4,9 @@ real parsers."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from perfgate import criteria
@@ -11,11 +14,14 @@ from perfgate.sim import workloads as sim_workloads
 from perfgate.workloads import ethernet, ipsec, network, pcie_eth, usb_eth
 from workload_harness import SIM_LAB, context
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed
+
 BOARDS = ["am43xx_gpevm", "am574x_idk", "am62xx_lp_sk", "am62xx_sk", "am62xxsip_sk", "am64xx_evm", "j7200_evm",
           "j721e_idk_gw", "j721s2_evm", "j784s4_evm"]  # fmt: skip
 WORKLOADS = {"ethernet": ethernet.WORKLOAD, "pcie_eth": pcie_eth.WORKLOAD, "usb_eth": usb_eth.WORKLOAD,
              "ipsec": ipsec.WORKLOAD}  # fmt: skip
-CASES = [(b, s) for b in BOARDS for s in WORKLOADS if criteria.load(b, s)]
+CASES = [(b, s) for b in BOARDS for s in WORKLOADS if criteria.load(b, s, release=seed(b))]
 
 
 def within(measured: float, published: float, rel: float = 0.10) -> bool:
@@ -24,7 +30,7 @@ def within(measured: float, published: float, rel: float = 0.10) -> bool:
 
 def test_every_board_has_network_criteria_to_run() -> None:
     assert len(CASES) >= 10
-    assert sum(len(criteria.load(b, s)) for b, s in CASES) > 300
+    assert sum(len(criteria.load(b, s, release=seed(b))) for b, s in CASES) > 300
 
 
 @pytest.mark.parametrize(("board", "suite"), CASES)
@@ -94,7 +100,7 @@ def test_hardware_lab_starts_and_stops_tester_servers_on_the_host() -> None:
 
 
 def test_foreign_commands_are_not_claimed() -> None:
-    crits = criteria.load("am62xx_sk", "ethernet")
+    crits = criteria.load("am62xx_sk", "ethernet", release=seed("am62xx_sk"))
     from perfgate import boards
 
     profile = boards.profile("am62xx_sk")
@@ -108,7 +114,7 @@ def test_classification_of_the_guides_tables() -> None:
     conf = network.settings("ethernet", {}, SIM_LAB)
     seen = {}
     for b in BOARDS:
-        for c in criteria.load(b, "ethernet"):
+        for c in criteria.load(b, "ethernet", release=seed(b)):
             got = ethernet.classify(c, conf)
             assert not isinstance(got, str), (c.name, got)
             seen.setdefault(got[0].kind, set()).add(got[0].datagram)
@@ -160,7 +166,7 @@ def test_am57x_iperf_tcp_window_table_with_and_without_pacing() -> None:
     """The AM57x guide's TCP table (iperf -w <window> -d, CPU from /proc/stat), as the importer would give it."""
     from dataclasses import replace
 
-    base = criteria.load("am574x_idk", "ethernet")[0]
+    base = criteria.load("am574x_idk", "ethernet", release=seed("am574x_idk"))[0]
     rows = [("8", "Bandwidth (without interrupt pacing, in Mbits/sec)", "Mbits/sec", 293.6),
             ("8", "CPU Load (without interrupt pacing, in %)", "%", 40.0),
             ("64", "Bandwidth (with interrupt pacing, in Mbits/sec)", "Mbits/sec", 311.2),

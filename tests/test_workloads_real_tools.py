@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +17,9 @@ import pytest
 from perfgate import boards, criteria
 from perfgate.errors import ToolMissing
 from perfgate.workloads import emmc, ethernet, openssl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +61,11 @@ def lab(**extra: object) -> dict:
 
 @pytest.mark.skipif(not shutil.which("openssl") or not Path("/usr/bin/time").exists(), reason="needs openssl, time")
 def test_openssl_speed_under_gnu_time() -> None:
-    crits = [c for c in criteria.load("j721e_idk_gw", "openssl") if c.row.startswith("aes-128-cbc")]
+    crits = [
+        c
+        for c in criteria.load("j721e_idk_gw", "openssl", release=seed("j721e_idk_gw"))
+        if c.row.startswith("aes-128-cbc")
+    ]
     ctx = LocalContext("j721e_idk_gw", boards.profile("j721e_idk_gw"), lab(kind="qemu"))  # qemu: -seconds 1
     m = openssl.WORKLOAD.measure(crits, ctx)
     assert set(m.values) == {c.id for c in crits}, m.missing
@@ -67,7 +75,7 @@ def test_openssl_speed_under_gnu_time() -> None:
 
 @pytest.mark.skipif(not shutil.which("fio"), reason="needs fio")
 def test_fio_write_read_remove_on_a_named_directory(tmp_path: Path) -> None:
-    crits = [c for c in criteria.load("am62xx_sk", "emmc") if c.row == "4k"]
+    crits = [c for c in criteria.load("am62xx_sk", "emmc", release=seed("am62xx_sk")) if c.row == "4k"]
     ctx = LocalContext("am62xx_sk", boards.profile("am62xx_sk"),
                        lab(storage={"emmc": str(tmp_path)}, workloads={"emmc": {"size": "16M"}}))  # fmt: skip
     m = emmc.WORKLOAD.measure(crits, ctx)
@@ -81,7 +89,11 @@ def test_ethernet_falls_back_to_iperf3_on_loopback() -> None:
     board = "am64xx_evm"
     wanted = ("CPSW TCP Bidirectional Throughput", "CPSW UDP Egress Throughput (possible loss)",
               "CPSW UDP Ingress Throughput (possible loss)")  # fmt: skip
-    crits = [c for c in criteria.load(board, "ethernet") if c.table in wanted and c.row in ("Default", "1518")]
+    crits = [
+        c
+        for c in criteria.load(board, "ethernet", release=seed(board))
+        if c.table in wanted and c.row in ("Default", "1518")
+    ]
     settings = {"ethernet": {"iperf3": {"port": 5291}}}
     ctx = LocalContext(board, boards.profile(board), lab(workloads=settings))
     m = ethernet.WORKLOAD.measure(crits, ctx)

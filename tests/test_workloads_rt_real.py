@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,9 @@ from perfgate import boards, criteria
 from perfgate.datafile import merge
 from perfgate.workloads import rt_latency
 from peripheral_board import HostContext
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed
 
 pytestmark = [
     pytest.mark.slow,
@@ -29,7 +33,9 @@ def profile(**rt: object) -> dict:
 
 
 def test_osadl_command_runs_as_the_data_gives_it() -> None:
-    crits = [c for c in criteria.load("am574x_idk", "rt_latency") if c.table == "OSADL Test"]
+    crits = [
+        c for c in criteria.load("am574x_idk", "rt_latency", release=seed("am574x_idk")) if c.table == "OSADL Test"
+    ]
     ctx = HostContext("am574x_idk", profile(osadl={"loops": 2000}), LAB)
     m = rt_latency.WORKLOAD.measure(crits, ctx)
     assert not m.missing, m.missing
@@ -46,7 +52,11 @@ def test_shielded_use_case_script(tmp_path: Path) -> None:
     loads = {"STRESS_LOAD": {"load": marker}}
     ctx = HostContext("am574x_idk", profile(use_cases={"cgroup": str(cg), "duration": "1s", "rt_cpu": 0,
                                                        "loads": loads}), LAB)  # fmt: skip
-    crits = [c for c in criteria.load("am574x_idk", "rt_latency") if c.row.endswith("STRESS_LOAD")]
+    crits = [
+        c
+        for c in criteria.load("am574x_idk", "rt_latency", release=seed("am574x_idk"))
+        if c.row.endswith("STRESS_LOAD")
+    ]
     m = rt_latency.WORKLOAD.measure(crits, ctx)
     assert not m.missing, (m.missing, ctx.outputs)
     assert m.values[crits[0].id] > 0
@@ -58,7 +68,9 @@ def test_shielded_use_case_script(tmp_path: Path) -> None:
 def test_a_failing_shield_step_is_the_reason_not_a_number(tmp_path: Path) -> None:
     ctx = HostContext("am574x_idk", profile(use_cases={"cgroup": "/proc/perfgate-no-such/cpuset", "duration": "1s",
                                                        "rt_cpu": 0}), LAB)  # fmt: skip
-    crits = [c for c in criteria.load("am574x_idk", "rt_latency") if c.row.endswith("NO_LOAD")]
+    crits = [
+        c for c in criteria.load("am574x_idk", "rt_latency", release=seed("am574x_idk")) if c.row.endswith("NO_LOAD")
+    ]
     m = rt_latency.WORKLOAD.measure(crits, ctx)
     assert crits[0].id not in m.values
     assert "mkdir" in m.missing[crits[0].id]

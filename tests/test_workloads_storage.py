@@ -5,6 +5,8 @@ lab does not name."""
 from __future__ import annotations
 
 import importlib
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,10 +14,13 @@ from perfgate import criteria
 from perfgate.workloads import fio_storage
 from workload_harness import SIM_LAB, context
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed
+
 BOARDS = ["am43xx_gpevm", "am574x_idk", "am62xx_lp_sk", "am62xx_sk", "am62xxsip_sk", "am64xx_evm", "j7200_evm",
           "j721e_idk_gw", "j721s2_evm", "j784s4_evm"]  # fmt: skip
 SUITES = ["emmc", "mmcsd", "nvme", "usb_msc", "ospi", "nand", "sata"]
-CASES = [(b, s) for b in BOARDS for s in SUITES if criteria.load(b, s)]
+CASES = [(b, s) for b in BOARDS for s in SUITES if criteria.load(b, s, release=seed(b))]
 LAB = dict(SIM_LAB, storage={"emmc": "/run/media/mmcblk0p1", "mmcsd": "/run/media/mmcblk1p1", "nvme": "/mnt/nvme",
                              "usb_msc": "/run/media/sda1", "ospi": "/mnt/ubi0", "ospi_raw": "/dev/mtdblock0",
                              "nand": "/mnt/ubi1", "usb_gadget": "/dev/sdx"})  # fmt: skip
@@ -102,7 +107,7 @@ def test_every_storage_criterion_classifies() -> None:
     conf = fio_storage.settings("emmc", {}, LAB)
     for b in BOARDS:
         for s in SUITES:
-            for c in criteria.load(b, s):
+            for c in criteria.load(b, s, release=seed(b)):
                 assert not isinstance(fio_storage.classify(c, conf), str), c.name
 
 

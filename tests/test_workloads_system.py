@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import importlib
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,11 @@ from perfgate.sim.answers import Answers
 from perfgate.tolerance import Policy
 from perfgate.verdict import judge
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed as seed_release
+
 SUITES = ["lmbench", "dhrystone", "whetstone", "linpack", "nbench", "stream", "coremark_pro", "multibench"]
 BOARDS = ["am62xx_sk", "am43xx_gpevm", "am574x_idk", "j784s4_evm", "am64xx_evm"]
 
@@ -28,7 +35,7 @@ class SimContext:
     """Runs each command in the simulated board's own shell (perfgate.sim.shell, as its SSH server does), fast."""
 
     def __init__(self, board: str, faults: str = "", seed: int = 1, garbage_for: str = "") -> None:
-        self.data = sim_data.load(board, sim_faults.parse(faults))
+        self.data = sim_data.load(board, sim_faults.parse(faults), release=seed_release(board))
         self.answers = Answers(self.data, random.Random(seed))
         self.shell = shell.Board(self.data, self.answers, speed=10000.0)
         self.board, self.profile, self.lab = board, self.data.profile, self.data.lab
@@ -62,7 +69,7 @@ class SimContext:
 
 
 def measure(board: str, suite: str, **kw: object):
-    crits = criteria.load(board, suite)
+    crits = criteria.load(board, suite, release=seed_release(board))
     wl = importlib.import_module(f"perfgate.workloads.{suite}").WORKLOAD
     ctx = SimContext(board, **kw)  # type: ignore[arg-type]
     return crits, wl.measure(crits, ctx), ctx
@@ -90,7 +97,7 @@ def test_every_criterion_is_measured_and_passes_on_a_healthy_board(board: str, s
 @pytest.mark.parametrize("suite", SUITES)
 def test_a_degraded_metric_fails_alone(suite: str) -> None:
     board = "am62xx_sk"
-    crits = criteria.load(board, suite)
+    crits = criteria.load(board, suite, release=seed_release(board))
     # a criterion whose number is not also published under a second name (LMBench's summary names)
     target = next(c for c in crits if not any(o.value == c.value and o.id != c.id for o in crits))
     if suite == "whetstone":
@@ -134,7 +141,7 @@ def test_lmbench_servers_start_before_and_stop_after() -> None:
 
 
 def test_lmbench_servers_stopped_even_when_the_board_drops() -> None:
-    crits = criteria.load("am62xx_sk", "lmbench")
+    crits = criteria.load("am62xx_sk", "lmbench", release=seed_release("am62xx_sk"))
     wl = importlib.import_module("perfgate.workloads.lmbench").WORKLOAD
     ctx = SimContext("am62xx_sk")
     real = ctx.run
@@ -160,7 +167,7 @@ def test_coremark_pro_runs_one_and_two_contexts_by_table() -> None:
     one = next(c for c in crits if "TwoCore" not in c.table and c.row.startswith("coremark-pro"))
     assert m.values[two.id] == pytest.approx(two.value, rel=0.1)
     assert m.values[one.id] == pytest.approx(one.value, rel=0.1)
-    j7 = criteria.load("j721e_idk_gw", "coremark_pro")
+    j7 = criteria.load("j721e_idk_gw", "coremark_pro", release=seed_release("j721e_idk_gw"))
     wl = importlib.import_module("perfgate.workloads.coremark_pro").WORKLOAD
     assert [r.command for r in wl.plan(j7, boards.profile("j721e_idk_gw"), {})] == [
         "cd /usr/share/coremark-pro && make TARGET=linux64 XCMD='-c1' certify-all 2>&1"
@@ -168,7 +175,7 @@ def test_coremark_pro_runs_one_and_two_contexts_by_table() -> None:
 
 
 def test_commands_come_from_the_board_profile() -> None:
-    crits = criteria.load("am62xx_sk", "stream")
+    crits = criteria.load("am62xx_sk", "stream", release=seed_release("am62xx_sk"))
     wl = importlib.import_module("perfgate.workloads.stream").WORKLOAD
     profile = {**boards.profile("am62xx_sk"), "workloads": {"stream": {"bin": "/opt/arm-benchmarks/"}}}
     assert [r.command for r in wl.plan(crits, profile, {})] == ["/opt/arm-benchmarks/stream_c 2>&1"]
@@ -177,7 +184,7 @@ def test_commands_come_from_the_board_profile() -> None:
 
 
 def test_a_row_no_parser_name_matches_is_missing_with_the_reason() -> None:
-    c = criteria.load("am62xx_sk", "nbench")[0]
+    c = criteria.load("am62xx_sk", "nbench", release=seed_release("am62xx_sk"))[0]
     odd = Criterion(
         **{**c.to_json(), "id": "am62xx_sk.nbench.x.bogomips", "name": "bogomips", "row": "bogomips (Iterations)"}
     )
@@ -188,7 +195,7 @@ def test_a_row_no_parser_name_matches_is_missing_with_the_reason() -> None:
 
 
 def test_truncated_am57x_names_match() -> None:
-    crits = {c.row: c for c in criteria.load("am574x_idk", "lmbench")}
+    crits = {c.row: c for c in criteria.load("am574x_idk", "lmbench", release=seed_release("am574x_idk"))}
     truncated = [
         r for r in crits if r.startswith(("af_unix_socket_stream_bandwidt ", "tcp_ip_connection_cost_to_loca"))
     ]
@@ -202,7 +209,7 @@ def test_expected_answers_every_planned_command(suite: str) -> None:
     """The simulated board asks `expected()` for commands it has not indexed: every planned command has an answer."""
     wl = importlib.import_module(f"perfgate.workloads.{suite}").WORKLOAD
     for board in ("am62xx_sk", "j721e_idk_gw"):
-        crits = criteria.load(board, suite)
+        crits = criteria.load(board, suite, release=seed_release(board))
         profile = boards.profile(board)
         for run in wl.plan(crits, profile, {}):
             exp = sim_workloads.expected(wl, run.command, crits, profile, {})

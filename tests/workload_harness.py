@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from perfgate import boards, criteria
 from perfgate.errors import ToolMissing
@@ -15,6 +17,9 @@ from perfgate.model import Criterion
 from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.tools import render
 from perfgate.workloads.base import Workload
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seed_releases import seed
 
 SIM_LAB = {"name": "sim", "kind": "sim", "virtual": True, "tester": {"address": "127.0.0.1"},
            "has": ["ethernet", "pcie", "nvme", "emmc", "mmcsd", "ospi", "qspi", "ufs", "nand", "sata", "usb",
@@ -65,5 +70,5 @@ class FakeContext:
 
 
 def context(workload: Workload, board: str, suite: str, lab: dict | None = None, **kw: object) -> FakeContext:
-    crits = criteria.load(board, suite)
+    crits = criteria.load(board, suite, release=seed(board))
     return FakeContext(workload, crits, board, boards.profile(board), lab or SIM_LAB, **kw)  # type: ignore[arg-type]

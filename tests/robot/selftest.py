@@ -11,6 +11,9 @@ from pathlib import Path
 
 from robot.api import ExecutionResult
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from seed_releases import seed
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -21,6 +24,8 @@ def run_gate(tmp: Path, board: str, suites: list[str], timeout: float = 240, opt
     out = tmp / "robot"
     env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results"), "PYTHONPATH": str(ROOT / "libraries")}
     argv = [sys.executable, "-m", "robot", "--outputdir", str(out), "--console", "dotted", "-v", f"BOARD:{board}"]
+    if "RELEASE" not in variables and seed(board):  # these self-tests were written for the seed guides' tables
+        variables["RELEASE"] = seed(board)
     for k, v in variables.items():
         argv += ["-v", f"{k}:{v}"]
     for s in suites:

@@ -3,6 +3,7 @@ board, all passing, and a degraded metric (`-v FAULTS:degrade:<id>:30`) failing 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,9 @@ from robot.api import ExecutionResult
 from selftest import run_gate
 
 from perfgate import criteria
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from seed_releases import seed
 
 pytestmark = pytest.mark.slow
 # Network and storage tolerances are 15 % and the simulated board draws results up to 7.5 % better than the
@@ -19,7 +23,7 @@ DEGRADE = 30
 
 def expected(board: str, suites: list[str]) -> dict[str, str]:
     """test name -> criterion id of the board's criteria in these suites."""
-    return {c.name: c.id for s in suites for c in criteria.load(board, s)}
+    return {c.name: c.id for s in suites for c in criteria.load(board, s, release=seed(board))}
 
 
 def by_name(output: Path) -> dict[str, tuple[str, str]]:
@@ -52,7 +56,7 @@ def test_network_j721e(tmp_path: Path) -> None:
     board = "j721e_idk_gw"
     tcp = next(
         c.id
-        for c in criteria.load(board, "ethernet")
+        for c in criteria.load(board, "ethernet", release=seed(board))
         if c.table == "CPSW TCP Bidirectional Throughput" and c.metric.startswith("THROUGHPUT")
     )
     check(tmp_path, board, "Network", ["ethernet", "pcie_eth", "usb_eth", "ipsec"], tcp, timeout=420)
@@ -61,7 +65,9 @@ def test_network_j721e(tmp_path: Path) -> None:
 def test_storage_am574x(tmp_path: Path) -> None:
     board = "am574x_idk"
     target = next(
-        c.id for c in criteria.load(board, "mmcsd") if c.row == "262144" and "Write VFAT Throughput" in c.metric
+        c.id
+        for c in criteria.load(board, "mmcsd", release=seed(board))
+        if c.row == "262144" and "Write VFAT Throughput" in c.metric
     )
     suites = ["emmc", "mmcsd", "nvme", "usb_msc", "ospi", "nand", "sata"]
     check(tmp_path, board, "Storage", suites, target, timeout=300)
@@ -69,5 +75,5 @@ def test_storage_am574x(tmp_path: Path) -> None:
 
 def test_crypto_am43xx(tmp_path: Path) -> None:
     board = "am43xx_gpevm"
-    target = next(c.id for c in criteria.load(board, "openssl") if c.row == "aes-256-cbc / 8192")
+    target = next(c.id for c in criteria.load(board, "openssl", release=seed(board)) if c.row == "aes-256-cbc / 8192")
     check(tmp_path, board, "Crypto", ["openssl"], target, timeout=300)

@@ -3,6 +3,7 @@ per criterion, all pass; a degraded criterion fails alone."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,15 @@ from peripheral_runs import run_suites as run_gate
 
 from perfgate import criteria
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from seed_releases import seed
+
 pytestmark = pytest.mark.slow
 SUITES = ["rt_latency", "glbenchmark", "decode", "display"]
 
 
 def names(board: str) -> list[str]:
-    return [c.name for s in SUITES for c in criteria.load(board, s)]
+    return [c.name for s in SUITES for c in criteria.load(board, s, release=seed(board))]
 
 
 def test_every_criterion_is_a_passing_test(tmp_path: Path) -> None:
@@ -31,7 +35,7 @@ def test_every_criterion_is_a_passing_test(tmp_path: Path) -> None:
 
 def test_degraded_criteria_fail_alone(tmp_path: Path) -> None:
     rt = "am574x_idk.rt_latency.max-latency-for-shielded-use-cases.l-perf-shield-smp-hackbench.latency"
-    mode = next(c for c in criteria.load("am574x_idk", "display") if c.row == "1280x720@60")
+    mode = next(c for c in criteria.load("am574x_idk", "display", release=seed("am574x_idk")) if c.row == "1280x720@60")
     r = run_gate(tmp_path, "am574x_idk", ["rt_latency", "display"], timeout=400,
                  FAULTS=f"degrade:{rt}:60,degrade:{mode.id}:20")  # fmt: skip
     failed = {n: m for n, (s, m) in r["tests"].items() if s != "PASS"}

@@ -44,8 +44,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 1 if result.regressed else 0
-    print(f"A: {a.label} ({a.meta.get('lab', '?')}{', virtual' if a.virtual else ''}, {a.meta.get('guide', '?')})")
-    print(f"B: {b.label} ({b.meta.get('lab', '?')}{', virtual' if b.virtual else ''}, {b.meta.get('guide', '?')})")
+    for tag, r in (("A", a), ("B", b)):
+        print(
+            f"{tag}: {r.label} ({r.meta.get('lab', '?')}{', virtual' if r.virtual else ''}, "
+            f"{r.meta.get('guide', '?')}); judged against SDK release {r.meta.get('release') or '?'}"
+        )
     sections = [
         ("Regressed beyond tolerance", result.of("regressed")),
         ("No longer measured", result.of("lost")),

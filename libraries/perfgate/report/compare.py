@@ -35,6 +35,8 @@ class Change:
 class Comparison:
     a: str
     b: str
+    release_a: str = ""  # the SDK release(s) each run was judged against (run.json)
+    release_b: str = ""
     changes: list[Change] = field(default_factory=list)
     only_a: list[str] = field(default_factory=list)
     only_b: list[str] = field(default_factory=list)
@@ -50,6 +52,8 @@ class Comparison:
         return {
             "a": self.a,
             "b": self.b,
+            "release_a": self.release_a,
+            "release_b": self.release_b,
             "regressed": [asdict(c) for c in self.of("regressed", "lost")],
             "improved": [asdict(c) for c in self.of("improved", "gained")],
             "unchanged": len(self.of("unchanged")),
@@ -92,7 +96,9 @@ def _classify(a: float | None, b: float | None, direction: str, tol: float) -> t
 def compare(run_a: Run, run_b: Run, tolerance: float | None = None) -> Comparison:
     ea = {key(e, run_a.board): e for e in run_a.entries}
     eb = {key(e, run_b.board): e for e in run_b.entries}
-    result = Comparison(run_a.label, run_b.label)
+    result = Comparison(
+        run_a.label, run_b.label, str(run_a.meta.get("release") or ""), str(run_b.meta.get("release") or "")
+    )
     result.only_a = [k for k in ea if k not in eb]
     result.only_b = [k for k in eb if k not in ea]
     for k, b in eb.items():

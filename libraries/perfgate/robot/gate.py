@@ -9,7 +9,6 @@ Board access goes through the board library (perfgate.robot.board.Board): `run_o
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -114,6 +113,7 @@ class Gate:
         self.on_missing_tool = "fail"
         self.run_dir: Path | None = None
         self.criteria_dir: Path | None = None
+        self.selection: criteria.Selection | None = None
         self.policy: Policy | None = None
         self.waivers: dict[str, str] = {}
         self.recorder = None
@@ -127,14 +127,21 @@ class Gate:
     # ----------------------------------------------------------------------------------------------- keywords
     @keyword
     def open_run(self, board: str, lab: str = "sim", virtual: bool = False) -> str:
-        """Resolve the board, open results/<board>/<run>/ and copy the board's criteria there for DataDriver.
+        """Resolve the board and the release it is judged against (RELEASE: the newest by default, one release, or
+        `a,b` mixed, newest wins per criterion), open results/<board>/<run>/ and write those criteria there for
+        DataDriver.
 
-        Sets the global variables ${BOARD_NAME}, ${RUN_DIR} and ${CRITERIA_DIR}. An unknown board fails at once and
-        lists the known ones."""
+        Sets the global variables ${BOARD_NAME}, ${RELEASE_NAME}, ${RUN_DIR} and ${CRITERIA_DIR}. An unknown board
+        or release fails at once and lists the known ones."""
         try:
             self.board = boards.resolve(board)
+            self.selection = criteria.select(self.board, _str_or_none(_var("RELEASE")))
         except PerfgateError as e:
+            logger.console(f"perfgate: {e}")
+            logger.error(str(e))
             BuiltIn().fatal_error(str(e))
+        # the simulated board (a child process) draws its numbers around the same release's published values
+        os.environ["PERFGATE_RELEASE"] = self.selection.label
         self.profile = boards.profile(self.board)
         self.virtual = bool(virtual)
         self.repeat = int(_var("REPEAT", 1) or 1)
@@ -154,15 +161,15 @@ class Gate:
         self.criteria_dir = self.run_dir / "criteria"
         self.criteria_dir.mkdir(parents=True)
         self._copy_criteria()
-        guides = sorted({c.guide for c in criteria.load(self.board)})
-        releases = sorted({c.release for c in criteria.load(self.board)})
+        guides = sorted({c.guide for c in self.selection.criteria})
         meta = {
             "board": self.board,
             "board_requested": board,
             "lab": lab,
             "virtual": self.virtual,
             "guide": ", ".join(guides),
-            "release": ", ".join(releases),
+            "release": self.selection.label,
+            "release_choice": self.selection.describe(),
             "repeat": self.repeat,
             "aggregate": self.aggregate,
             "tolerances": self.policy.source,
@@ -175,10 +182,12 @@ class Gate:
         self.recorder = RunRecorder(self.run_dir, meta)
         bi = BuiltIn()
         bi.set_global_variable("${BOARD_NAME}", self.board)
+        bi.set_global_variable("${RELEASE_NAME}", self.selection.label)
         bi.set_global_variable("${RUN_DIR}", str(self.run_dir))
         bi.set_global_variable("${CRITERIA_DIR}", str(self.criteria_dir))
         where = "VIRTUAL BOARD (simulated or emulated, not hardware)" if self.virtual else "hardware"
         logger.console(f"perfgate: board {self.board} in lab {lab}: {where}; results in {self.run_dir}")
+        logger.console(f"perfgate: judged against {self.selection.describe()}: {', '.join(guides) or 'no guide'}")
         return str(self.run_dir)
 
     @keyword
@@ -254,6 +263,7 @@ class Gate:
             raise SkipExecution(f"{c.name}: waived (variables/waivers.yaml): {waived}")
         j = result.judgements[id]
         self._pending[id] = (c, j, "")
+        logger.info(f"Judged against SDK {c.release}: {c.guide} ({c.source})")
         files = result.evidence.get(id, [])
         if files:
             logger.info("Raw output: " + ", ".join(self._link(f) for f in dict.fromkeys(files)), html=True)
@@ -385,19 +395,14 @@ class Gate:
         return f'<a href="{rel}">{Path(path).name}</a>'
 
     def _copy_criteria(self) -> None:
-        assert self.criteria_dir is not None
-        src = criteria.board_dir(self.board)
-        header = criteria.render([])
-        for suite in _all_suites():
-            f = src / f"{suite}.csv"
-            dest = self.criteria_dir / f"{suite}.csv"
-            if f.exists():
-                shutil.copyfile(f, dest)
-            else:
-                dest.write_text(header, encoding="utf-8")
-        for f in src.glob("*.csv") if src.is_dir() else []:
-            if not (self.criteria_dir / f.name).exists():
-                shutil.copyfile(f, self.criteria_dir / f.name)
+        """The run's criteria files, one per suite (header only for a suite the release does not publish)."""
+        assert self.criteria_dir is not None and self.selection is not None
+        chosen = self.selection.by_suite()
+        known = set(_all_suites())
+        for suite in sorted({*known, *chosen}):
+            criteria.write(self.criteria_dir / f"{suite}.csv", chosen.get(suite, []))
+        for suite in sorted(set(chosen) - known):  # never silently unjudged: say what no suite file reads
+            logger.warn(f"{len(chosen[suite])} criteria of suite {suite!r} are not judged: no suites/*/{suite}.robot")
 
     def _suite_criteria(self, suite: str) -> list[Criterion]:
         assert self.criteria_dir is not None, "Open Run must come first (suites/__init__.robot)"

@@ -3,6 +3,7 @@ loud), the lab's per-board overrides, and its criteria (the only source of its n
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -160,7 +161,7 @@ def load_lab(name: str = "sim") -> dict:
     return load_mapping(path, "a lab (a mapping)")
 
 
-def load(board_name: str, faults: Faults, lab_name: str = "sim") -> BoardData:
+def load(board_name: str, faults: Faults, lab_name: str = "sim", release: str | None = None) -> BoardData:
     """Everything the sim needs for one board; raises UnknownBoard / DataError with file and line."""
     board = boards.resolve(board_name)
     notes: list[str] = []
@@ -172,7 +173,8 @@ def load(board_name: str, faults: Faults, lab_name: str = "sim") -> BoardData:
     if isinstance(override, dict) and override:
         profile = merge(profile, override)  # type: ignore[assignment]
     profile = with_defaults(board, profile, notes)
-    crits = criteria.load(board)
+    # the release the gate judges against (it sets PERFGATE_RELEASE for its child processes); default: the newest
+    crits = criteria.select(board, release or os.environ.get("PERFGATE_RELEASE")).criteria
     if not crits:
         notes.append(f"no criteria for {board} under variables/thresholds: workloads print nothing measured")
     degraded = [values.degrade(c, faults.degradation(c.id)) for c in crits]
