@@ -119,3 +119,17 @@ def test_criteria_unknown_board_exits_2_listing_the_known():
     assert r.returncode == 2
     assert "unknown board 'am99xx'" in r.stderr and "am62xx_sk" in r.stderr and "j784s4_evm" in r.stderr
     assert r.stdout == ""
+
+
+def test_a_release_chosen_alone_or_mixed_keeps_every_one_of_its_criteria():
+    """RELEASE:<r> judges exactly r's files; a mix keeps every criterion of its newest release, even rows that differ
+    only in case (am62xx_lp_sk 10.00 boot_time: `Kernel boot time test ...` and `kernel boot time test ...`)."""
+    for board in boards.known():
+        found = criteria.releases(board)
+        for release in found:
+            ids = sorted(c.id for c in criteria.load(board, release=release))
+            assert sorted(c.id for c in criteria.select(board, release).criteria) == ids, (board, release)
+        if len(found) > 1:
+            mixed = {(c.release, c.id) for c in criteria.select(board, ",".join(found)).criteria}
+            assert {(found[0], c.id) for c in criteria.load(board, release=found[0])} <= mixed, board
+    assert len(criteria.select("am62xx_lp_sk", "10.00").by_suite()["boot_time"]) == 3

@@ -226,6 +226,8 @@ def select(board: str, spec: str | None = None) -> Selection:
             + (", ".join(known) or "none (no criteria)")
         )
     ordered = sorted(dict.fromkeys(asked), key=known.index)  # newest first
+    if len(ordered) == 1:
+        return Selection(board, ordered, load(board, release=ordered[0]), False)
     taken: dict[tuple[str, ...], Criterion] = {}
     for r in ordered:
         for key, c in _identities(load(board, release=r)):
@@ -242,13 +244,20 @@ def _slug(text: str) -> str:
 
 def _identities(cs: list[Criterion]) -> list[tuple[tuple[str, ...], Criterion]]:
     """What makes two releases' criteria the same number: suite, row and column (guides retitle their tables
-    between releases: `LM Bench Metrics` became `LMBench Benchmarks`); the table too where a release prints the
-    same row and column in two tables (UDP egress and ingress)."""
+    between releases: `LM Bench Metrics` became `LMBench Benchmarks`); the table too where a
+    release prints the same row and column in two tables (UDP egress and ingress); the criterion's own id where
+    even that is not unique (rows that differ only in case: `Kernel boot` and `kernel boot`), so that a release
+    never loses one of its own criteria."""
     short = Counter((c.suite, _slug(c.row), _slug(c.metric)) for c in cs)
-    out = []
+    long = Counter((c.suite, _slug(c.row), _slug(c.metric), _slug(c.table)) for c in cs)
+    out: list[tuple[tuple[str, ...], Criterion]] = []
     for c in cs:
-        key = (c.suite, _slug(c.row), _slug(c.metric))
-        out.append((key if short[key] == 1 else (*key, _slug(c.table)), c))
+        key: tuple[str, ...] = (c.suite, _slug(c.row), _slug(c.metric))
+        if short[key] > 1:
+            key = (*key, _slug(c.table))
+            if long[key] > 1:
+                key = (c.suite, "id", c.id)
+        out.append((key, c))
     return out
 
 
