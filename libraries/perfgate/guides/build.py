@@ -129,11 +129,21 @@ class Builder:
             "flat-list": self._flat,
         }[table.kind]
         reader(table, result, guide_boards)
+        numbers = sum(1 for r in table.rows for c in r.cells if parse_number(c) is not None)
         if not result.values and not result.skipped:
-            numbers = sum(1 for r in table.rows for c in r.cells if parse_number(c) is not None)
             result.skipped = "no published numbers in it"
             if numbers:  # a table with numbers the builder could not place is an error, never a quiet skip
                 result.skipped = f"{numbers} numbers in it, none of them placed under a board"
+                result.error, result.error_line = True, table.line
+        elif result.skipped and numbers and not result.error:
+            # only a reviewer's decision (variables/sections.yaml reviewed_skips) skips a table that holds numbers
+            reviewed = self.sections.reviewed_skip(result.title)
+            if reviewed:
+                result.skipped += f"; {reviewed}"
+            else:
+                result.skipped += f"; it holds {numbers} numbers: not skipped without a reviewer's decision in " + (
+                    "variables/sections.yaml reviewed_skips"
+                )
                 result.error, result.error_line = True, table.line
         return result
 

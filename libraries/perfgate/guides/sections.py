@@ -58,6 +58,10 @@ class Sections:
             )
             for r in data.get("suites") or []
         ]
+        self.reviewed_skips = [
+            (pattern(self.path, s.get("title"), "reviewed_skips"), " ".join(str(s.get("reason", "")).split()))
+            for s in data.get("reviewed_skips") or []
+        ]
         self.row_keys = [pattern(self.path, k, "row_keys") for k in data.get("row_keys") or []]
         self.table_boards = [
             TableBoard(
@@ -110,6 +114,10 @@ class Sections:
                 if rule.match is not None and rule.match.search(t):
                     return Decision(rule.suite, self.chapter_of[rule.suite], t)
         return Decision(None, None, None)
+
+    def reviewed_skip(self, title: str) -> str | None:
+        """A reviewer's reason why a skipped table that holds numbers has none that can be judged."""
+        return next((reason for rx, reason in self.reviewed_skips if rx.search(title)), None)
 
     def is_row_key(self, column: str) -> bool:
         return any(rx.search(column.strip()) for rx in self.row_keys)
