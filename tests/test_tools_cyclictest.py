@@ -136,3 +136,22 @@ def test_render_t_line_matches_rt_tests_2_format() -> None:
     line = sim_cyclictest.render("cyclictest -l 100 -t1 -p99 -i200 -q", {"max latency (us)": 20}, random.Random(1))
     real = read("osadl-noh-t1.txt").splitlines()[1]
     assert len(line.splitlines()[1]) == len(real)
+
+
+def test_per_thread_minimum_average_and_maximum_with_S() -> None:
+    """Real: `cyclictest -m -Sp80 -D2 -h400 -i200 -M -q` under stress-ng (PROVENANCE.md): one column per CPU."""
+    m = cyclictest.parse(read("S-h400-M-stress.txt"), "cyclictest -m -Sp80 -D2 -h400 -i200 -M -q")
+    assert (m["min latency T0 (us)"], m["avg latency T0 (us)"], m["max latency T0 (us)"]) == (7.0, 20.0, 13022.0)
+    assert (m["min latency T1 (us)"], m["avg latency T1 (us)"], m["max latency T1 (us)"]) == (9.0, 22.0, 12655.0)
+    assert m["max latency (us)"] == 13022.0 and m["histogram overflows"] == 21.0
+
+
+def test_render_S_one_thread_per_cpu_asked_about() -> None:
+    """The sim's -S output reads back per CPU through the parser (the real trait: S-h400-M-stress.txt)."""
+    cmd = "cyclictest -m -Sp80 -D60s -h400 -i200 -M -q"
+    v = {"min latency T0 (us)": 5.0, "avg latency T0 (us)": 7.0, "max latency T0 (us)": 69.0,
+         "min latency T1 (us)": 5.0, "avg latency T1 (us)": 8.0, "max latency T1 (us)": 77.0}  # fmt: skip
+    text = sim_cyclictest.render(cmd, v, random.Random(3))
+    assert text.count("# Max Latencies: ") == 1 and len(text.split("# Max Latencies: ")[1].split("\n")[0].split()) == 2
+    m = cyclictest.parse(text, cmd)
+    assert {k: m[k] for k in v} == v

@@ -74,3 +74,30 @@ def test_a_failing_shield_step_is_the_reason_not_a_number(tmp_path: Path) -> Non
     m = rt_latency.WORKLOAD.measure(crits, ctx)
     assert crits[0].id not in m.values
     assert "mkdir" in m.missing[crits[0].id]
+
+
+def test_per_cpu_latency_runs_the_rt_guides_commands() -> None:
+    """The SDK 12 RT guide's `stress-ng --cpu-method=all -c 4 &` and `cyclictest -m -Sp80 ... -M -q` (2 s here):
+    each CPU's minimum, average and maximum from its own thread (this host has 2 CPUs, as the AM64x EVM)."""
+    crits = criteria.load("am64xx_evm", "rt_latency", release="12.00.00-RT")
+    assert len(crits) == 6
+    p = merge(boards.profile("am64xx_evm"), {"workloads": {"rt_latency": {"per_cpu": {"duration": "2s"}}}})
+    ctx = HostContext("am64xx_evm", p, LAB)  # type: ignore[arg-type]
+    m = rt_latency.WORKLOAD.measure(crits, ctx)
+    assert not m.missing, (m.missing, ctx.outputs)
+    got = {(c.row.split()[0], c.metric): m.values[c.id] for c in crits}
+    for cpu in ("CPU 0", "CPU 1"):
+        assert 0 < got[("Minimum", cpu)] <= got[("Average", cpu)] <= got[("Maximum", cpu)]
+    assert "-Sp80" in ctx.commands[0] and "stress-ng --cpu-method=all -c 4" in ctx.commands[0]
+
+
+def test_per_cpu_load_is_stopped_when_cyclictest_ends() -> None:
+    marker = "sleep 123.6"
+    p = merge(boards.profile("am64xx_evm"),
+              {"workloads": {"rt_latency": {"per_cpu": {"duration": "1s", "load": marker}}}})  # fmt: skip
+    ctx = HostContext("am64xx_evm", p, LAB)  # type: ignore[arg-type]
+    crits = criteria.load("am64xx_evm", "rt_latency", release="12.00.00-RT")
+    m = rt_latency.WORKLOAD.measure(crits, ctx)
+    assert not m.missing, (m.missing, ctx.outputs)
+    left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True, check=False).stdout
+    assert left == "", "the trap did not stop the load"

@@ -8,8 +8,9 @@ Two output forms are read, both as rt-tests 1.x and 2.x print them:
   thread (the last one counts: without `-q` the live display repeats them).
 
 Metrics (documented names; the guides publish the maximum): `max latency (us)` (worst thread), `min latency (us)`,
-`avg latency (us)` (mean of the threads), `max latency T<n> (us)` per thread, `samples` and, with a histogram,
-`histogram overflows`. With `-N` (nanoseconds) values are converted to microseconds.
+`avg latency (us)` (mean of the threads), `max latency T<n> (us)`, `min latency T<n> (us)` and
+`avg latency T<n> (us)` per thread (with `-S`, thread n runs on CPU n: the RT guides' per-CPU tables), `samples`
+and, with a histogram, `histogram overflows`. With `-N` (nanoseconds) values are converted to microseconds.
 """
 
 from __future__ import annotations
@@ -139,6 +140,9 @@ def _metrics(mins: list[int], avgs: list[int], maxes: list[int], scale: float) -
     }
     for i, v in enumerate(maxes):
         out[f"max latency T{i} (us)"] = v * scale
+    for i, (lo, mean) in enumerate(zip(mins, avgs, strict=True)):  # per thread: with -S, thread i runs on CPU i
+        out[f"min latency T{i} (us)"] = lo * scale
+        out[f"avg latency T{i} (us)"] = mean * scale
     return out
 
 

@@ -1,13 +1,17 @@
-"""RT latency (suite rt_latency): cyclictest's maximum latency per use case on a shielded CPU, and the OSADL test.
+"""RT latency (suite rt_latency): cyclictest's maximum latency per use case on a shielded CPU, the OSADL test, and
+the minimum, average and maximum latency per CPU under stress-ng.
 
 Rows named `L_PERF_SHIELD_SMP_<USE CASE>` run the use case's load (variables/workloads/rt.yaml: use_cases.loads)
-and cyclictest on the rt cpu of the guide's cpuset shield, in one shell command; any other row is the OSADL
-command's histogram summary (Max/Min/Avg Latencies, Histogram Overflows). The loop count and duration are shorter
-than the guide's (data), and the log says so.
+and cyclictest on the rt cpu of the guide's cpuset shield, in one shell command; columns named `CPU <n>` (the SDK
+11-12 RT guides' "Stress-ng and Cyclic Test" tables, rows Minimum/Average/Maximum) run the guides' stress-ng load
+and `cyclictest -S` (one thread per CPU) in one shell command, each CPU's figures from its thread; any other row
+is the OSADL command's histogram summary (Max/Min/Avg Latencies, Histogram Overflows). The loop count and
+duration are shorter than the guide's (data), and the log says so.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from perfgate.model import Criterion
@@ -28,6 +32,19 @@ def metric_key(c: Criterion) -> str:
     if "avg" in text or "average" in text:
         return "avg latency (us)"
     return "max latency (us)"
+
+
+def cpu_of(c: Criterion) -> int | None:
+    """The CPU of a per-CPU criterion (column `CPU 0`), else None."""
+    m = re.fullmatch(r"cpu\s*(\d+)", clean(c.metric))
+    return int(m.group(1)) if m else None
+
+
+def per_cpu_key(c: Criterion, cpu: int) -> str:
+    """The parser's per-thread metric of a per-CPU row (Minimum/Average/Maximum (usec))."""
+    row = clean(c.row)
+    word = "min" if row.startswith("min") else "avg" if row.startswith(("avg", "average", "mean")) else "max"
+    return f"{word} latency T{cpu} (us)"
 
 
 def use_case(c: Criterion) -> str | None:
@@ -69,6 +86,14 @@ class RtLatency(Workload):
         seconds = int(o.get("loops", 100000)) * 200e-6
         return Run("cyclictest", command, timeout=seconds * 3 + 120, label="cyclictest-osadl")
 
+    def _per_cpu_run(self, s: dict) -> Run:
+        pc = s["per_cpu"]
+        cyclictest = f"{s.get('cyclictest', 'cyclictest')} {fill(pc['options'], pc)}"
+        steps = [f"{pc['load']} > /dev/null 2>&1 & LOAD=$!", "trap 'kill $LOAD 2>/dev/null || true' EXIT", cyclictest]
+        seconds = _seconds(str(pc.get("duration", "60s")))
+        return Run("cyclictest", "sh -c " + shlex.quote("; ".join(steps)), timeout=seconds * 2 + 120,
+                   label="cyclictest-per-cpu")  # fmt: skip
+
     def plan_with_skips(self, criteria: list[Criterion], profile: dict, lab: dict,
                         tester: str = "{tester}") -> tuple[list[Run], dict[str, str]]:  # fmt: skip
         s = settings(SUITE, profile, lab)
@@ -77,9 +102,13 @@ class RtLatency(Workload):
         skipped: dict[str, str] = {}  # criterion id -> that reason
         for c in criteria:
             name = use_case(c)
-            key = name or "OSADL"
+            cpu = cpu_of(c)
+            key = name or ("PER_CPU" if cpu is not None else "OSADL")
             if key not in runs and key not in reasons:
-                r = self._use_case_run(name, s, profile, lab, tester) if name else self._osadl_run(s)
+                if name:
+                    r = self._use_case_run(name, s, profile, lab, tester)
+                else:
+                    r = self._per_cpu_run(s) if cpu is not None else self._osadl_run(s)
                 if isinstance(r, str):
                     reasons[key] = r
                 else:
@@ -87,7 +116,8 @@ class RtLatency(Workload):
             if key in reasons:
                 skipped[c.id] = reasons[key]
             else:
-                runs[key].keys.setdefault(metric_key(c), []).append(c.id)
+                metric = per_cpu_key(c, cpu) if cpu is not None and not name else metric_key(c)
+                runs[key].keys.setdefault(metric, []).append(c.id)
         return list(runs.values()), skipped
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
@@ -101,7 +131,11 @@ class RtLatency(Workload):
         o, uc = s["osadl"], s["use_cases"]
         if any(r.label == "cyclictest-osadl" for r in runs):
             ctx.note(f"OSADL test with {o.get('loops')} loops (the guide: {o.get('guide_loops')}), by cyclictest")
-        if any(r.label != "cyclictest-osadl" for r in runs):
+        if any(r.label == "cyclictest-per-cpu" for r in runs):
+            pc = s["per_cpu"]
+            ctx.note(f"per-CPU latency under `{pc.get('load')}`: cyclictest -S for {pc.get('duration')} "
+                     f"(the guide: {pc.get('guide_duration')})")  # fmt: skip
+        if any(r.label not in ("cyclictest-osadl", "cyclictest-per-cpu") for r in runs):
             ctx.note(f"shielded use cases run {uc.get('duration')} each (the guide: {uc.get('guide_duration')}), "
                      "by cyclictest")  # fmt: skip
         out = run_all(runs, ctx)

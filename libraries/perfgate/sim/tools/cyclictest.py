@@ -22,6 +22,7 @@ class Options:
     priority: int = 0
     nsecs: bool = False
     duration: float = 0.0  # seconds (-D)
+    smp: bool = False  # -S: one thread per CPU, thread n on CPU n
 
 
 def options(command: str) -> Options:
@@ -58,6 +59,10 @@ def options(command: str) -> Options:
                 o.threads = int(a[2:])
             elif a.startswith("--threads="):
                 o.threads = int(a.split("=", 1)[1])
+            elif a == "--smp" or re.fullmatch(r"-S(p\d+)?", a):
+                o.smp = True
+                if len(a) > 2 and a.startswith("-Sp"):
+                    o.priority = int(a[3:])
             elif a in ("-q", "--quiet"):
                 o.quiet = True
             elif a in ("-N", "--nsecs"):
@@ -114,10 +119,18 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     loops = max(1, min(wanted, 20000))  # the sim draws at most 20000 samples per thread
     low = round(values[MIN] * unit) if MIN in values else None
     mean = values[AVG] * unit if AVG in values else None
+    per_thread = [int(m.group(1)) for k in values if (m := re.fullmatch(r"(?:min|avg|max) latency T(\d+) \(us\)", k))]
+    count = (max(per_thread) + 1 if per_thread else 1) if o.smp else max(1, o.threads)  # -S: the CPUs asked about
     threads = []
-    for t in range(max(1, o.threads)):
-        peak = max(2, round(peak_us * unit * (1.0 if t == 0 else rng.uniform(0.6, 1.0))))
-        threads.append(_thread_sample(rng, loops, peak, low if t == 0 else None, mean if t == 0 else None))
+    for t in range(count):
+        own_max, own_min, own_avg = (values.get(f"{w} latency T{t} (us)") for w in ("max", "min", "avg"))
+        if own_max is not None:
+            peak = max(2, round(own_max * unit))
+        else:
+            peak = max(2, round(peak_us * unit * (1.0 if t == 0 else rng.uniform(0.6, 1.0))))
+        t_low = round(own_min * unit) if own_min is not None else (low if t == 0 else None)
+        t_mean = own_avg * unit if own_avg is not None else (mean if t == 0 else None)
+        threads.append(_thread_sample(rng, loops, peak, t_low, t_mean))
     lines = ["# /dev/cpu_dma_latency set to 0us"]
     if o.histogram:
         lines.append("# Histogram")
