@@ -159,7 +159,26 @@ def test_a_later_gate_frees_a_place_left_by_a_dead_one(rig: Rig) -> None:
     said: list[str] = []
     with Farm(rig.coordinator, say=said.append) as farm:
         place = farm.take({"name": "sim-1"}, 10)
-        assert any(f"released sim-1 (left acquired by {held[0]}" in s for s in said), said
-        assert any(f"cancelled reservation {held[1]}" in s for s in said), said
         farm.give_back(place)
+    assert f"released sim-1 (left acquired by {held[0]}, which no longer runs)" in said, said
+    assert any(s.startswith(f"cancelled reservation {held[1]} of {held[0]}") for s in said), said
     assert rig.state()["sim-1"] == (None, None)
+
+
+def test_a_user_suite_takes_a_board_with_the_farm_keywords(rig: Rig, tmp_path: Path) -> None:
+    """resources/farm.resource in a user suite: Reserve Place by tag, labgrid power off/on, the board's U-Boot
+    on the exporter's ser2net console through SerialLibrary, Release Place."""
+    out = tmp_path / "out"
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(out), "--console", "dotted",
+            "-v", f"COORDINATOR:{rig.coordinator}", "-v", f"BOARD:{BOARD}",
+            str(ROOT / "tests" / "robot" / "farm_keywords.robot")]  # fmt: skip
+    p = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=180, check=False)
+    result = ExecutionResult(str(out / "output.xml")).suite
+    failed = "\n".join(f"{t.name}: {t.message}" for t in result.tests if t.failed)
+    assert p.returncode == 0, failed + "\n" + p.stdout[-3000:] + p.stderr[-2000:]
+    assert result.statistics.passed == 3 and result.statistics.failed == 0
+    place = result.metadata["Labgrid Place"]
+    assert place.split()[0] in rig.places and f"on {rig.coordinator}" in place, place
+    assert "reserving a labgrid place matching board=am62xx_sk rack=sim" in p.stdout, p.stdout
+    assert all(v == (None, None) for v in rig.state().values()), rig.state()
+    assert rig.reservations() == []

@@ -273,10 +273,24 @@ class Farm:
         return "; ".join(f"{n} acquired by {places[n].acquired}" if places[n].acquired else f"{n} reserved"
                          for n in names if n in places) or "no place"  # fmt: skip
 
-    def acquire(self, name: str, token: str, ready: float = 10.0) -> Place:
+    def acquire(self, name: str, token: str, ready: float = 10.0, retry_for: float = 60.0) -> Place:
         """Acquire the place allocated to `token` and read its resources (waiting, bounded, for the exporter to
-        start the console's ser2net)."""
-        self._run(self.session.stub.AcquirePlace(pb.AcquirePlaceRequest(placename=name)), f"acquire {name}")
+        start the console's ser2net).
+
+        The coordinator gives an exporter 10 s to hand a resource over; a busy exporter host answers later, the
+        acquire fails ("Failed to acquire resources") and the coordinator frees the half-acquired resource in its
+        next resource sync. That is retried (the place stays allocated to our reservation) for `retry_for` s."""
+        deadline = time.monotonic() + retry_for
+        while True:
+            try:
+                self._run(self.session.stub.AcquirePlace(pb.AcquirePlaceRequest(placename=name)), f"acquire {name}")
+                break
+            except FarmError as e:
+                if "Failed to acquire resources" not in str(e) or time.monotonic() > deadline:
+                    raise
+                self.say(f"{e}: the exporter was slow; retrying (for at most {retry_for:g} s)")
+                time.sleep(2)
+                self._run(self.session.stub.PollReservation(pb.PollReservationRequest(token=token)), "poll")
         deadline = time.monotonic() + ready
         while True:
             self.sync()
@@ -333,10 +347,11 @@ class Farm:
         (killed before their guard could act, or whose guard was killed too)."""
         here = socket.gethostname()
         done: list[str] = []
-        for name, place in sorted(self.places().items()):
-            m = OWNER.match(place.acquired or "")
-            if m and m["host"] == here and not alive(int(m["pid"])) and self.release(name, place.acquired):
-                done.append(f"released {name} (left acquired by {place.acquired}, which no longer runs)")
+        held = {name: place.acquired for name, place in self.places().items()}  # the session updates its places
+        for name, holder in sorted(held.items()):
+            m = OWNER.match(holder or "")
+            if m and m["host"] == here and not alive(int(m["pid"])) and self.release(name, holder):
+                done.append(f"released {name} (left acquired by {holder}, which no longer runs)")
         for res in self.reservations():
             m = OWNER.match(res.owner)
             if m and m["host"] == here and not alive(int(m["pid"])) and self.cancel(res.token):

@@ -450,11 +450,17 @@ def _all_suites() -> list[str]:
 
 
 def _unique(path: Path) -> Path:
+    """Create and return a new run directory: `path`, else `path-2`, `path-3`... Created here, atomically, so that
+    gates of one board started in the same second (pabot on a farm) never share one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     candidate, n = path, 1
-    while candidate.exists():
-        n += 1
-        candidate = path.with_name(f"{path.name}-{n}")
-    return candidate
+    while True:
+        try:
+            candidate.mkdir()
+            return candidate
+        except FileExistsError:
+            n += 1
+            candidate = path.with_name(f"{path.name}-{n}")
 
 
 def _safe(label: str) -> str:
