@@ -109,8 +109,12 @@ def test_two_places_in_parallel_under_pabot(rig: Rig, tmp_path: Path) -> None:
     assert p.returncode == 0, p.stdout[-3000:]
     places = sorted(s.metadata["Labgrid Place"].split()[0] for s in merged.suites)
     assert places == ["sim-1", "sim-2"], "each process must take its own place, and the report must say which"
-    (a0, a1, _), (b0, b1, _) = (_held(s) for s in merged.suites)
+    (a0, a1, a_log), (b0, b1, b_log) = (_held(s) for s in merged.suites)
     assert max(a0, b0) < min(a1, b1), "the two places were not held at the same time"
+    assert "power-cycle (labgrid)" in a_log and "power-cycle (labgrid)" in b_log, "not powered by labgrid's driver"
+    pdu = (rig.workdir / "pdu.log").read_text()
+    for outlet in (1, 2):  # labgrid's NetworkPowerDriver (rest model) switched each board off and on at the PDU
+        assert f'"PUT /outlet/{outlet} HTTP/1.1" 200' in pdu, pdu[-2000:]
     assert all(v == (None, None) for v in rig.state().values())
     assert rig.reservations() == []
     print(f"two places in parallel: {elapsed:.1f} s")

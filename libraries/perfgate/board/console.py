@@ -87,9 +87,11 @@ class Console:
     @classmethod
     def from_host_port(cls, host: str, port: int, baud: int = 115200, transcript: Path | None = None,
                        rfc2217: bool = False) -> Console:  # fmt: skip
-        """A network serial port (ser2net, a labgrid exporter's NetworkSerialPort): raw TCP or RFC 2217."""
-        scheme = "rfc2217" if rfc2217 else "socket"
-        return cls(f"{scheme}://{host}:{int(port)}", baud, transcript)
+        """A network serial port (ser2net, a labgrid exporter's NetworkSerialPort): raw TCP or RFC 2217. RFC 2217
+        goes with `ign_set_control`, as labgrid's SerialDriver opens it: ser2net answers no modem-control option
+        for a `local` port, and pyserial would otherwise fail the open after waiting for one."""
+        url = f"rfc2217://{host}:{int(port)}?ign_set_control" if rfc2217 else f"socket://{host}:{int(port)}"
+        return cls(url, baud, transcript)
 
     def __init__(self, port: str, baud: int = 115200, transcript: Path | None = None,
                  echo: Callable[[str], None] | None = None) -> None:  # fmt: skip

@@ -106,21 +106,24 @@ class Place:
                 return self.resources[cls]
         return None
 
-    def serial_url(self) -> str:
-        """The console as a pyserial URL: rfc2217:// (ser2net's telnet accepter, labgrid's default) or socket://."""
+    def console_address(self) -> tuple[str, int, bool]:
+        """The NetworkSerialPort: (host, TCP port, RFC 2217?) - ser2net's telnet accepter, labgrid's default, speaks
+        RFC 2217; `protocol: raw` is plain TCP."""
         r = self.resource("NetworkSerialPort")
         if r is None:
             raise FarmError(f"place {self.name} has no NetworkSerialPort (its resources: {', '.join(self.resources)})")
         p = r["params"]
         if not p.get("port"):
             raise FarmError(f"place {self.name}: the exporter has not started the console's ser2net (no port)")
-        host, port = p["host"], int(p["port"])
         if (r.get("extra") or {}).get("proxy_required"):
             raise FarmError(f"place {self.name}: its console needs labgrid's SSH proxy (an isolated exporter), "
                             "which the gate does not set up: run the exporter without --isolated")  # fmt: skip
-        if p.get("protocol", "rfc2217") == "raw":
-            return f"socket://{host}:{port}"
-        return f"rfc2217://{host}:{port}?ign_set_control"
+        return str(p["host"]), int(p["port"]), p.get("protocol", "rfc2217") != "raw"
+
+    def serial_url(self) -> str:
+        """The console as a pyserial URL: rfc2217://host:port?ign_set_control or socket://host:port."""
+        host, port, rfc2217 = self.console_address()
+        return f"rfc2217://{host}:{port}?ign_set_control" if rfc2217 else f"socket://{host}:{port}"
 
     def baud(self) -> int:
         r = self.resource("NetworkSerialPort")

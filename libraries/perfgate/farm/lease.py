@@ -31,6 +31,7 @@ class Lease:
         return any(cls in self.place.resources for cls in DRIVERS)
 
     def power(self) -> LabgridPower:
+        """labgrid's power driver for the place's power resource (a perfgate.board.power.PowerDriver)."""
         if self._power is None:
             self._power = LabgridPower(self.place, self.power_delay)
         return self._power

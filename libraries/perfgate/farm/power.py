@@ -22,7 +22,8 @@ DRIVERS = {
 
 
 class LabgridPower:
-    """on/off/cycle of an acquired place, by labgrid's power driver for its power resource."""
+    """on/off/cycle of an acquired place, by labgrid's power driver for its power resource: a
+    perfgate.board.power.PowerDriver, which the board strategy takes in place of the lab's `power`."""
 
     can_cycle = True
     name = "labgrid"

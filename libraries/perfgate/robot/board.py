@@ -120,13 +120,15 @@ class Board:
             raise AssertionError(str(e)) from None
         if self.launcher and self.launcher.state.get("serial"):
             serial["port"] = str(self.launcher.state["serial"])
-        if self.lease:
-            serial = {"port": self.lease.place.serial_url(), "baud": self.lease.place.baud()}
-        self.console = Console(serial["port"], int(serial.get("baud", 115200)), self.transcript)
+        if self.lease:  # the place's NetworkSerialPort, at the port its exporter's ser2net listens on
+            host, port, rfc2217 = self.lease.place.console_address()
+            self.console = Console.from_host_port(host, port, self.lease.place.baud(), self.transcript, rfc2217)
+        else:
+            self.console = Console(serial["port"], int(serial.get("baud", 115200)), self.transcript)
         self.console.open()
-        self.board = Strategy(self.name, self.profile, self.lab, self.console, context, log=self._say, speed=speed)
-        if self.lease and self.lease.has_power:
-            self.board.power = self.lease.power()
+        power = self.lease.power() if self.lease and self.lease.has_power else None  # labgrid's power driver
+        self.board = Strategy(self.name, self.profile, self.lab, self.console, context, log=self._say, speed=speed,
+                              power=power)  # fmt: skip
         if speed != 1:
             floor = self.board.timeouts.floor
             logger.info(
