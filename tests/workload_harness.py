@@ -69,6 +69,8 @@ class FakeContext:
         self.notes.append(message)
 
 
-def context(workload: Workload, board: str, suite: str, lab: dict | None = None, **kw: object) -> FakeContext:
-    crits = criteria.load(board, suite, release=seed(board))
+def context(workload: Workload, board: str, suite: str, lab: dict | None = None, release: str | None = None,
+            **kw: object) -> FakeContext:  # fmt: skip
+    """The board's criteria of the suite at `release` (default: the seed guide's, else the newest)."""
+    crits = criteria.load(board, suite, release=release or seed(board))
     return FakeContext(workload, crits, board, boards.profile(board), lab or SIM_LAB, **kw)  # type: ignore[arg-type]

@@ -1,5 +1,6 @@
 *** Settings ***
-Documentation    Real-time latency, as the guide's "Maximum Latency under different use cases" and "OSADL Test".
+Documentation    Real-time latency, as the guides' "Maximum Latency under different use cases", "OSADL Test" and
+...              (SDK 11-12 RT guides) "Stress-ng and Cyclic Test" per CPU.
 ...              One test per number the guide publishes for the board.
 ...              Runs cyclictest on a shielded CPU under each use case's load, and the OSADL command;
 ...              keeps the histograms.

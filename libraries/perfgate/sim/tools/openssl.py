@@ -48,6 +48,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
+    while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=\S*", words[0]):
+        words = words[1:]  # `OPENSSL_armcap=0 time -v openssl ...`: the shell puts it in the environment
     alg = requested(command) or "aes-128-cbc"
     name = _printed_name(alg)
     secs = _seconds(words)
@@ -58,6 +60,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     rates: list[float] = []
     for size in SIZES:
         kbs = values.get(key(alg, size))
+        if kbs is None and f"{alg}/{size} (MB/s)" in values:  # the crypto_accel tables' MB/s (1000 kB each)
+            kbs = values[f"{alg}/{size} (MB/s)"] * 1000.0
         if kbs is None:
             kbs = values.get(key(name, size), 0.0)
         bps = max(kbs * 1000.0 * rng.uniform(0.995, 1.005), 1.0)

@@ -1,0 +1,61 @@
+"""Crypto accelerator comparison (suite crypto_accel) on the SDK 12 guides' tables: one openssl command per
+algorithm and column, answered the way the simulated board answers and parsed by the real openssl parser; a real
+run of the ARM CE and ARM commands on this host; and the real trait of an engine that does not load (OpenSSL says
+`Invalid engine`, then measures on the CPU and exits 0), which must never count as the accelerator's numbers."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from perfgate import boards, criteria
+from perfgate.datafile import merge
+from perfgate.workloads import crypto_accel
+from peripheral_board import HostContext
+from workload_harness import SIM_LAB, context
+
+FIX = Path(__file__).parent / "fixtures" / "openssl"
+CASES = [("am62xx_sk", "12.00.00"), ("am64xx_evm", "12.00.00")]
+
+
+@pytest.mark.parametrize(("board", "release"), CASES)
+def test_every_criterion_measured_near_its_published_value(board: str, release: str) -> None:
+    ctx = context(crypto_accel.WORKLOAD, board, "crypto_accel", release=release)
+    assert len(ctx.criteria) in (147, 135)
+    m = crypto_accel.WORKLOAD.measure(ctx.criteria, ctx)
+    for c in ctx.criteria:
+        assert c.id in m.values, (c.name, m.missing.get(c.id))
+        assert abs(m.values[c.id] - c.value) <= 0.1 * max(c.value, 1.0), (c.name, c.value, m.values[c.id])
+    commands = [cmd for _, cmd in ctx.commands]
+    assert len(commands) == 21  # 7 algorithms x 3 columns
+    assert sum(" -engine afalg " in cmd for cmd in commands) == 7
+    assert sum(cmd.startswith("OPENSSL_armcap=0 /usr/bin/time -v openssl speed -elapsed") for cmd in commands) == 7
+
+
+def test_a_column_no_setting_names_is_the_reason() -> None:
+    crits = criteria.load("am62xx_sk", "crypto_accel", release="12.00.00")
+    conf = crypto_accel.settings(boards.profile("am62xx_sk"), SIM_LAB)
+    conf["columns"] = [x for x in conf["columns"] if x["name"] != "arm"]
+    c = next(c for c in crits if c.metric == "ARM (MB/s)")
+    assert "no column" in str(crypto_accel.classify(c, conf))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not shutil.which("openssl"), reason="needs openssl")
+def test_arm_columns_run_for_real_and_an_engine_that_does_not_load_is_rejected() -> None:
+    crits = [c for c in criteria.load("am64xx_evm", "crypto_accel", release="12.00.00") if c.row.startswith("sha2-256")]
+    assert len(crits) == 21  # 6 sizes x 3 columns + CPU usage x 3
+    lab = dict(SIM_LAB, name="localhost", kind="qemu")  # `seconds: {qemu: 1}`: 1 s per block size
+    ctx = HostContext("am64xx_evm", merge(boards.profile("am64xx_evm"), {}), lab)  # type: ignore[arg-type]
+    m = crypto_accel.WORKLOAD.measure(crits, ctx)
+    ce = [c for c in crits if c.metric.startswith("ARM CE")]
+    arm = [c for c in crits if c.metric.startswith("ARM (")]
+    acc = [c for c in crits if c.metric.startswith("Accelerator")]
+    assert all(m.values.get(c.id, 0) > 0 for c in ce + arm), (m.missing, ctx.outputs)
+    # this host has no usable AF_ALG engine: OpenSSL measured on the CPU, and the gate refuses those numbers
+    for c in acc:
+        assert c.id not in m.values
+        assert "accelerator: openssl output rejected: openssl speed failed" in m.missing[c.id]
+    assert "Invalid engine" in (FIX / "engine-afalg-not-loaded-time-v.txt").read_text()
