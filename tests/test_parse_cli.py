@@ -4,11 +4,14 @@ and line on output it cannot parse."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from captures import capture
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -70,3 +73,44 @@ def test_unknown_tool_and_missing_file() -> None:
     assert "lmbench" in p.stderr  # lists the tools
     p = parse("stream", "/nonexistent/out.txt")
     assert p.returncode == 2 and "/nonexistent/out.txt: no such file" in p.stderr
+
+
+def test_real_lat_mem_rd_output_quote_and_all() -> None:
+    f = str(FIX / "lmbench" / "lat_mem_rd-1M-128.txt")
+    assert (FIX / "lmbench" / "lat_mem_rd-1M-128.txt").read_text().startswith('"stride=128\n')
+    for extra in ([], ["--command", "lat_mem_rd 1M 128 2>&1"]):
+        p = parse("lmbench", f, *extra)
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stdout)["lat_mem_rd-stride128-sz500k (ns)"] == 15.301
+
+
+def test_openssl_without_elapsed_prints_the_numbers_and_a_warning(tmp_path: Path) -> None:
+    f = tmp_path / "speed.txt"
+    f.write_text(capture(FIX / "openssl" / "openssl1-devcrypto-no-elapsed.txt"))
+    p = parse("openssl", str(f), "--command", "openssl speed -engine devcrypto -evp aes-128-cbc")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["aes-128-cbc/16384 (KBytes/s)"] == 17350656.0
+    cmd = "openssl speed -engine devcrypto -evp aes-128-cbc"
+    assert f"perfgate parse: warning: {f}: openssl speed: `{cmd}` lacks -elapsed" in p.stderr
+    f.write_text(capture(FIX / "openssl" / "speed-elapsed-md5-twice.txt"))
+    p = parse("openssl", str(f), "--command", "openssl speed -elapsed -seconds 1 -bytes 16 -evp md5")
+    assert p.returncode == 2 and "warning" not in p.stderr and p.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("tool", "name", "says"),
+    [("openssl", "openssl/openssl3-devcrypto-no-elapsed-infk.txt", "lacks -elapsed"),
+     ("openssl", "openssl/speed-elapsed-md5-twice.txt", "md5 twice"),
+     ("openssl", "openssl/speed-elapsed-iostat-in-table.txt", "is not an algorithm"),
+     ("iperf3", "iperf3/two-runs-tcp-then-reverse-t1.txt", "two iperf3 runs"),
+     ("iperf3", "iperf3/two-runs-tcp-then-reverse-t1.json", "two iperf3 runs"),
+     ("iperf", "iperf/two-runs-tcp.txt", "two iperf runs"),
+     ("uboot", "uboot/load-178-bytes-in-0-ms.txt", "is not a rate")],
+)  # fmt: skip
+def test_refused_outputs_exit_2_with_file_line_and_reason(tmp_path: Path, tool: str, name: str, says: str) -> None:
+    f = tmp_path / Path(name).name
+    f.write_text(capture(FIX / name))
+    p = parse(tool, str(f))
+    assert p.returncode == 2, p.stdout
+    assert p.stdout == ""
+    assert re.search(rf"perfgate parse: {re.escape(str(f))}:\d+: {tool}: .*{re.escape(says)}", p.stderr), p.stderr

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from captures import capture
 from perfgate.errors import ParseError
 from perfgate.sim.tools import iperf as sim_iperf
 from perfgate.tools import iperf
@@ -91,3 +92,15 @@ def test_round_trip_packet_rate_limits_the_capacity() -> None:
     cmd = "iperf -c 192.168.0.1 -u -b 1000M -l 64 -t 10"
     m = iperf.parse(sim_iperf.render(cmd, values, random.Random(4)), cmd)
     assert m["packets per second (kPPS)"] == pytest.approx(40.0, rel=0.02)
+
+
+def test_two_runs_in_one_output_are_an_error_naming_both() -> None:
+    text = capture(FIX / "two-runs-tcp.txt")
+    clients = [n for n, line in enumerate(text.splitlines(), 1) if line.startswith("Client connecting to")]
+    assert len(clients) == 2
+    with pytest.raises(ParseError) as e:
+        iperf.parse(text, "iperf -c 127.0.0.1 -p 5297 -t 1; iperf -c 127.0.0.1 -p 5297 -t 1 -w 64k")
+    assert f"line {clients[0]}" in str(e.value) and f"line {clients[1]}" in str(e.value)
+    assert e.value.line == clients[1]
+    first = "\n".join(text.splitlines()[: clients[1] - 2]) + "\n"
+    assert iperf.parse(first)["throughput (Mbits/sec)"] == pytest.approx(13200.0)  # one run alone reads

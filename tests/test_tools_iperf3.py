@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from captures import capture
 from perfgate.errors import ParseError
 from perfgate.sim.tools import iperf3 as sim_iperf3
 from perfgate.tools import iperf3
@@ -94,3 +95,28 @@ def test_round_trip_packet_rate_limits_the_capacity() -> None:
     values = {"throughput (Mbits/sec)": 211.8, "packets per second (kPPS)": 15.0, "cpu load (%)": 34.6}
     m = iperf3.parse(sim_iperf3.render("iperf3 -c h -u -b 0 -l 1400 -t 2 -J", values, random.Random(5)))
     assert m["packets per second (kPPS)"] == pytest.approx(15.0, rel=0.02)
+
+
+def test_two_text_runs_in_one_output_are_an_error_naming_both() -> None:
+    text = capture(FIX / "two-runs-tcp-then-reverse-t1.txt")
+    headers = [n for n, line in enumerate(text.splitlines(), 1) if line.startswith("Connecting to host")]
+    assert len(headers) == 2
+    with pytest.raises(ParseError) as e:
+        iperf3.parse(text, "iperf3 -c 127.0.0.1 -p 5298 -t 1; iperf3 -R -c 127.0.0.1 -p 5298 -t 1")
+    assert f"line {headers[0]}" in str(e.value) and f"line {headers[1]}" in str(e.value)
+    assert "two iperf3 runs" in str(e.value) and e.value.line == headers[1]
+    first = text.split("iperf Done.")[0] + "iperf Done.\n"
+    assert iperf3.parse(first)["throughput (Mbits/sec)"] == pytest.approx(9270.0)  # one run alone reads
+
+
+def test_two_json_runs_in_one_output_are_an_error_naming_both() -> None:
+    text = capture(FIX / "two-runs-tcp-then-reverse-t1.json")
+    starts = [n for n, line in enumerate(text.splitlines(), 1) if line == "{"]
+    assert len(starts) == 2
+    with pytest.raises(ParseError) as e:
+        iperf3.parse(text)
+    message = str(e.value)
+    assert (
+        f"line {starts[0]} (TCP to 127.0.0.1)" in message and f"line {starts[1]} (TCP reverse to 127.0.0.1)" in message
+    )
+    assert e.value.line == starts[1]

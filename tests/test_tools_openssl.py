@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from captures import capture
 from perfgate.errors import ParseError
 from perfgate.sim.tools import openssl as sim_openssl
 from perfgate.tools import openssl
@@ -90,3 +91,91 @@ def test_busybox_time_v_reads_like_gnu_time() -> None:
     assert m["cpu load (%)"] == 49.0
     assert m["user time (s)"] == 3.10
     assert m["sha256/16 (KBytes/s)"] == pytest.approx(38955.81)
+
+
+# ---------------------------------------------------- what the parser refuses (labelled fixtures: tests/captures.py)
+def labelled(name: str) -> str:
+    return capture(FIX / name)
+
+
+def test_no_elapsed_real_run_parses_but_warns() -> None:
+    text = labelled("speed-no-elapsed-aes-128-cbc.txt")
+    cmd = "openssl speed -seconds 1 -evp aes-128-cbc"
+    m = openssl.parse(text, cmd)
+    assert m["aes-128-cbc/16 (KBytes/s)"] == pytest.approx(1147136.19)
+    (warning,) = openssl.warnings(text, cmd)
+    assert f"`{cmd}` lacks -elapsed" in warning and "per CPU second" in warning
+    (warning,) = openssl.warnings(text)  # no command: the progress lines without the -elapsed notice tell it
+    assert "the run lacked -elapsed" in warning
+    assert openssl.warnings(read("speed-elapsed-aes-128-cbc.txt")) == []
+    assert openssl.warnings(read("speed-elapsed-aes-128-cbc.txt"), "openssl speed -elapsed -evp aes-128-cbc") == []
+
+
+def test_machine_readable_output_says_nothing_so_the_command_decides() -> None:
+    text = labelled("speed-elapsed-mr-sha256.txt")
+    assert openssl.parse(text)["sha256/16 (KBytes/s)"] > 0
+    assert "give --command" in openssl.warnings(text)[0]
+    assert openssl.warnings(text, "openssl speed -elapsed -seconds 1 -mr -evp sha256") == []
+
+
+def test_two_rows_of_one_table_without_elapsed() -> None:
+    text = labelled("speed-no-elapsed-bytes16-md5-sha256.txt")
+    m = openssl.parse(text)
+    assert m == {"md5/16 (KBytes/s)": pytest.approx(105882.28), "sha256/16 (KBytes/s)": pytest.approx(149484.04)}
+    assert openssl.warnings(text)
+
+
+def test_openssl3_engine_without_elapsed_infk_names_the_real_reason() -> None:
+    text = labelled("openssl3-devcrypto-no-elapsed-infk.txt")
+    for cmd in ("openssl speed -engine devcrypto -evp aes-128-cbc", None):
+        with pytest.raises(ParseError) as e:
+            openssl.parse(text, cmd)
+        assert "'infk'" in str(e.value) and "lacks -elapsed" in str(e.value)
+        assert "no algorithm row" not in str(e.value)
+        assert e.value.line == len(text.splitlines())
+
+
+def test_openssl1_engine_without_elapsed_huge_rates_are_never_silent() -> None:
+    text = labelled("openssl1-devcrypto-no-elapsed.txt")
+    cmd = "openssl speed -engine devcrypto -evp aes-128-cbc"
+    assert openssl.parse(text, cmd)["aes-128-cbc/16384 (KBytes/s)"] == pytest.approx(17350656.0)
+    assert "lacks -elapsed" in openssl.warnings(text, cmd)[0]
+    assert "lacked -elapsed" in openssl.warnings(text)[0]
+
+
+def test_a_row_printed_twice_is_an_error_naming_both_lines() -> None:
+    text = labelled("speed-elapsed-md5-twice.txt")
+    rows = [n for n, line in enumerate(text.splitlines(), 1) if line.startswith("md5 ")]
+    assert len(rows) == 2
+    with pytest.raises(ParseError) as e:
+        openssl.parse(text, "openssl speed -elapsed -seconds 1 -bytes 16 -evp md5")
+    assert f"md5 twice (lines {rows[0]} and {rows[1]})" in str(e.value)
+    assert e.value.line == rows[1]
+
+
+def test_a_stray_line_in_the_table_is_no_algorithm() -> None:
+    text = labelled("speed-elapsed-iostat-in-table.txt")
+    with pytest.raises(ParseError) as e:
+        openssl.parse(text, "openssl speed -elapsed -seconds 1 -evp aes-128-cbc")
+    assert "'mmcblk0 20.52' is not an algorithm" in str(e.value)
+    assert e.value.line == len(text.splitlines())
+
+
+def test_rows_only_inside_the_table_after_the_header() -> None:
+    row = "AES-128-CBC     547823.87k  1018309.31k  1108511.49k  1149041.66k  1138647.04k  1029505.02k\n"
+    header = "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes\n"
+    stray = "mmcblk0          412.33        98.07         0.00     123699      29421          0\n"
+    assert openssl.parse(header + row + "\n" + stray) == openssl.parse(header + row)  # after the table: not a row
+    with pytest.raises(ParseError) as e:
+        openssl.parse(row + header)  # a row before its header
+    assert "no algorithm row" in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["AES-128-CBC", "sha256", "des ede3", "hmac(md5)", "ChaCha20-Poly1305", "SHA512-224"])
+def test_known_algorithm_names(name: str) -> None:
+    assert openssl.known_algorithm(name)
+
+
+@pytest.mark.parametrize("name", ["mmcblk0", "mmcblk0 20.52", "sda", "Device", "avg-cpu"])
+def test_unknown_algorithm_names(name: str) -> None:
+    assert not openssl.known_algorithm(name)

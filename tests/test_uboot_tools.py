@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from captures import capture
 from perfgate.errors import ParseError
 from perfgate.sim.tools import uboot as sim_uboot
 from perfgate.tools import uboot
@@ -73,3 +74,11 @@ def test_render_prints_what_real_u_boot_prints():
         m = uboot.parse(sim_uboot.render(cmd, values, random.Random(3)), cmd)
         key = next(k for k in m if k.endswith("(KB/s)"))
         assert abs(m[key] / values[key] - 1) < 0.1, (cmd, m)
+
+
+def test_a_load_in_0_ms_is_not_a_rate():
+    text_ = capture(FIX / "load-178-bytes-in-0-ms.txt")
+    with pytest.raises(ParseError) as e:
+        uboot.parse(text_, "fatload virtio 0:0 0x40200000 uEnv.txt")
+    assert "`178 bytes read in 0 ms` is not a rate" in str(e.value)
+    assert e.value.line == 2

@@ -67,3 +67,21 @@ def test_without_gnu_time_throughput_is_still_measured() -> None:
     assert "/usr/bin/time is not on the board" in next(iter(m.unavailable.values()))
     assert len(m.values) == len(ctx.criteria) - len(cpu)
     assert ctx.commands[-1][1].startswith("openssl speed -elapsed")
+
+
+def test_a_command_without_elapsed_is_never_run() -> None:
+    lab = dict(SIM_LAB, workloads={"openssl": {"command": "{time} -v {openssl} speed{seconds}{extra} -evp {alg}"}})
+    ctx = context(openssl.WORKLOAD, "j721s2_evm", "openssl", lab=lab)
+    m = openssl.WORKLOAD.measure(ctx.criteria, ctx)
+    assert not ctx.commands and not m.values and set(m.missing) == {c.id for c in ctx.criteria}
+    reason = next(iter(m.missing.values()))
+    assert "lacks -elapsed" in reason and "crypto.yaml" in reason
+
+
+def test_the_untimed_fallback_keeps_elapsed_too() -> None:
+    lab = dict(SIM_LAB, workloads={"openssl": {"command_untimed": "{openssl} speed{seconds}{extra} -evp {alg}"}})
+    ctx = context(openssl.WORKLOAD, "j721s2_evm", "openssl", lab=lab, missing_tools={"/usr/bin/time"})
+    m = openssl.WORKLOAD.measure(ctx.criteria, ctx)
+    assert not m.values
+    assert all("lacks -elapsed" in r for r in m.missing.values())
+    assert all("-elapsed" in cmd for _, cmd in ctx.commands)

@@ -4,7 +4,8 @@ JSON object `{"<guide metric name>": <number>, ...}`.
 Some outputs are named by the command that produced them (LMBench's `bw_mem 1M rd` prints only `1.05 1301.12`; the
 CoreMark-PRO contexts come from `XCMD='-c2'`): give it with --command, as the gate's evidence index records it
 (results/<board>/<run>/raw/<suite>/index.tsv). `-` reads standard input. Output the parser does not recognise exits
-2 with the file, the line and the reason.
+2 with the file, the line and the reason. What the reader of the numbers must know although they parsed (openssl
+speed without -elapsed) is printed on standard error as `perfgate parse: warning: <file>: ...`.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
             raise
         message = re.sub(r"^line \d+: ", "", e.message)
         raise ParseError(f"{args.tool}: {message}", "<stdin>" if args.file == "-" else args.file, e.line) from None
+    where = "<stdin>" if args.file == "-" else args.file
+    for warning in tools.warnings(args.tool, text, command=args.tool_command):
+        print(f"perfgate parse: warning: {where}: {warning}", file=sys.stderr)
     json.dump(metrics, sys.stdout, indent=2, sort_keys=True)
     sys.stdout.write("\n")
     return 0

@@ -11,6 +11,9 @@ report lines with one decimal in the interval):
 iperf measures no CPU load: TI's tables have one, taken from /proc/stat around the run; a command that prints the
 `cpu ` line of /proc/stat before and after iperf gets `cpu load (%)` (busy share of all CPUs between the two).
 
+Two runs in one output (two `Client connecting to` headers: `iperf -c X; iperf -c X -w 64K`) are an error naming
+both, never the last one read silently.
+
 Metrics: `throughput (Mbits/sec)` (10^6 bits/s; the streams of a dual/full-duplex test added, or the `[SUM]` line;
 for UDP the server report, i.e. what arrived), `packet loss (%)`, `packets per second (kPPS)` (datagrams that
 arrived per second / 1000), `datagram size (bytes)`, `cpu load (%)`.
@@ -46,8 +49,18 @@ def _cpu_load(samples: list[list[int]]) -> float | None:
     return 100.0 * (total - idle) / total if total > 0 else None
 
 
+CLIENT = re.compile(r"^Client connecting to \S+, (TCP|UDP) port \d+")
+
+
 def parse(text: str, command: str | None = None) -> dict[str, float]:
     lines = [ESCAPES.sub("", raw).rstrip("\r") for raw in text.splitlines()]
+    clients = [(n, s.strip()) for n, s in enumerate(lines, 1) if CLIENT.match(s.strip())]
+    if len(clients) > 1:
+        (n1, a), (n2, b) = clients[0], clients[1]
+        raise ParseError(
+            f"two iperf runs in one output: {a!r} at line {n1} and {b!r} at line {n2}; give each run its own output",
+            line=n2,
+        )
     finals: dict[str, tuple[float, float, re.Match]] = {}  # stream id -> (span, end, match) of its longest report
     udp_reports: list[re.Match] = []
     csv_rate: float | None = None

@@ -6,6 +6,9 @@ reverse, bidir), `end.sum_sent` / `end.sum_received` (TCP and, since 3.x, UDP), 
 `--bidir`, `end.cpu_utilization_percent.host_total` / `.remote_total`. A failed run prints `{"error": "..."}`.
 Text: `[  5]   0.00-2.00   sec  4.47 GBytes  19.2 Gbits/sec    7             sender` and `... receiver`.
 
+Two runs in one output (`iperf3 -c X; iperf3 -R -c X`: two `Connecting to host` headers and two summaries in text,
+two JSON documents one after the other) are an error naming both, never the last one read silently.
+
 Metrics (documented names): `throughput (Mbits/sec)` what the receiving end got (with `--bidir`: both directions
 added, as the guides' bidirectional figure), `send throughput (Mbits/sec)`, `cpu load (%)` (this host: the client,
 which TI runs on the board), `remote cpu load (%)`; UDP: `packet loss (%)`, `packets per second (kPPS)` (datagrams
@@ -30,17 +33,62 @@ TEXT_ERROR = re.compile(r"^iperf3: (error|interrupt).*", re.I)
 BITS = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 
 
+RUN_HEADER = re.compile(r"^(Connecting to host \S+, port \d+|Accepted connection from \S+, port \d+)")
+SEPARATOR = re.compile(r"^(- ){10,}-?$")
+
+
+def _describe(doc: dict) -> str:
+    test = (doc.get("start") or {}).get("test_start") or {}
+    conn = ((doc.get("start") or {}).get("connecting_to") or {}).get("host")
+    what = [
+        str(test.get("protocol", "?")),
+        "reverse" if test.get("reverse") else "",
+        "bidir" if test.get("bidir") else "",
+    ]
+    return " ".join(w for w in what if w) + (f" to {conn}" if conn else "")
+
+
 def _json(text: str) -> tuple[dict, int] | None:
     start = text.find("{")
     if start < 0:
         return None
+    decoder = json.JSONDecoder()
     try:
-        obj, _ = json.JSONDecoder().raw_decode(text, start)
+        obj, end = decoder.raw_decode(text, start)
     except json.JSONDecodeError as e:
         raise ParseError(
             f"iperf3 JSON output is cut or malformed: {e.msg}", line=text.count("\n", 0, e.pos) + 1
         ) from None
-    return (obj, text.count("\n", 0, start) + 1) if isinstance(obj, dict) else None
+    if not isinstance(obj, dict):
+        return None
+    line = text.count("\n", 0, start) + 1
+    second = text.find("{", end)
+    if second >= 0:
+        try:
+            other, _ = decoder.raw_decode(text, second)
+        except json.JSONDecodeError:
+            other = None
+        if isinstance(other, dict):
+            line2 = text.count("\n", 0, second) + 1
+            raise ParseError(
+                f"two iperf3 runs in one output: a JSON document at line {line} ({_describe(obj)}) and another at "
+                f"line {line2} ({_describe(other)}); give each run its own output",
+                line=line2,
+            )
+    return obj, line
+
+
+def _runs(lines: list[str]) -> None:
+    """Two text runs in one output (two headers or two summaries) is an error naming both."""
+    for pattern, what in ((RUN_HEADER, "header"), (SEPARATOR, "summary")):
+        found = [(n, ln.strip()) for n, ln in enumerate(lines, 1) if pattern.match(ln.strip())]
+        if len(found) > 1:
+            (n1, a), (n2, b) = found[0], found[1]
+            raise ParseError(
+                f"two iperf3 runs in one output: a {what} at line {n1} ({a!r}) and another at line {n2} ({b!r}); "
+                "give each run its own output",
+                line=n2,
+            )
 
 
 def _mbps(section: dict | None) -> float | None:
@@ -116,6 +164,8 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
         if TEXT_ERROR.match(line.strip()):
             raise ParseError(f"iperf3 failed: {line.strip()}", line=n)
     found = _json(clean)
+    if not found:
+        _runs(lines)
     out = _from_json(*found) if found else _from_text(lines)
     if not out:
         raise ParseError("no iperf3 result (no JSON `end`, no sender/receiver summary line)", line=len(lines) or None)

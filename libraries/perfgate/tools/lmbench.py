@@ -4,8 +4,9 @@ Every program reports on stderr (lib_timing.c), so commands capture `2>&1`. Form
 - `micro()`: `<label>: <x> microseconds`; `nano()`: `<label>: <x> nanoseconds`; `mb()`: `<label>: <x> MB/sec`
 - `bw_mem`, `bw_file_rd`, `bw_mmap_rd` (`bandwidth()`): `<MB> <MB/s>` — the metric name comes from the command
   (`bw_mem-<op>-<N>mb`, `bw_file_rd-io-1mb`...), so these need the command;
-- `lat_mmap`: `<MB> <us>`; `lat_mem_rd`: `stride=128` then `<size MiB> <ns>` rows; `lat_ctx`: `"size=128k ovr=..`
-  then `<nproc> <us>` rows; `lat_fs`: `<size>k<TAB><nfiles><TAB><creates/s><TAB><removes/s>` rows.
+- `lat_mmap`: `<MB> <us>`; `lat_mem_rd`: `"stride=128` (with the leading quote) then `<size MiB> <ns>` rows;
+  `lat_ctx`: `"size=128k ovr=..` then `<nproc> <us>` rows;
+  `lat_fs`: `<size>k<TAB><nfiles><TAB><creates/s><TAB><removes/s>` rows.
 
 Metric names are the guides' (`lat_tcp (us)`, `bw_mem-rd-1mb (MB/s)`, `lat_mem_rd-stride128-sz500k (ns)`...). The same
 number is also published under TI's summary names (`pipe_latency (microsec)` = `lat_pipe (us)`...): both are returned.
@@ -36,7 +37,7 @@ LABELLED = re.compile(rf"^(?P<label>[^:]+):\s*(?P<value>{NUM})\s+(?P<unit>micros
 PAIR = re.compile(rf"^(?P<a>{NUM})\s+(?P<b>{NUM})\s*$")
 LAT_FS = re.compile(rf"^(?P<size>\d+)k\s+(?P<files>\d+)\s+(?P<creates>{NUM})\s+(?P<removes>{NUM})\s*$")
 CTX_HEAD = re.compile(rf'^"?size=(?P<size>\d+)k\s+ovr=(?P<ovr>{NUM})\s*$')
-STRIDE = re.compile(r"^stride=(?P<stride>\d+)\s*$")
+STRIDE = re.compile(r'^"?stride=(?P<stride>\d+)\s*$')  # lat_mem_rd.c prints `"stride=%d` (an xgraph label)
 
 # micro()/nano()/mb() labels -> the guide's metric name.
 LABELS: dict[str, str] = {

@@ -11,6 +11,15 @@ What the tool prints (openssl/openssl apps/speed.c, verified on OpenSSL 3.0 capt
 - `-mr` (machine readable): `+H:16:64:...` then `+F:<n>:<name>:<bytes/s>:...`.
 - GNU `time -v`: `Percent of CPU this job got: 92%`, `User time (seconds): 5.56`, `System time (seconds): 0.00`.
 
+What the parser refuses (exit 2 from `perfgate parse`, "not recognised" in the gate):
+- a row outside the results table (the table is the `type` header and the row-shaped lines right after it), or a
+  row whose name is no algorithm OpenSSL prints (an `iostat` line `mmcblk0 20.52 ...` glued into the table);
+- an algorithm printed twice (both lines named);
+- `inf`/`infk`/`nan`: openssl divided by a CPU time of zero. Without `-elapsed` openssl speed reports bytes per
+  *CPU second of its own process*; with a hardware engine (`-engine devcrypto`) that process hardly runs, so
+  OpenSSL 3 prints `infk` and OpenSSL 1.x prints huge finite rates. The gate's commands always carry `-elapsed`;
+  `warnings()` says when a command or an output lacks it (printed by `perfgate parse` and noted in the gate's log).
+
 Metrics: `<algorithm>/<block size> (KBytes/s)` for every row and block size, the algorithm in lower case as
 printed; when the command names one `-evp <alg>` and the table has one row, the same values are also given under
 the requested name (`des3/16 (KBytes/s)`). From `time -v`: `cpu load (%)`, `user time (s)`, `system time (s)`.
@@ -71,23 +80,119 @@ def requested(command: str | None) -> str | None:
     return None
 
 
-def _value(text: str, line: int) -> float:
+ELAPSED_SAID = "You have chosen to measure elapsed time instead of user CPU time."
+DOING = re.compile(r"^Doing .+ for \d+s on \d+ size blocks: \d+ .+ in (?P<secs>[\d.]+)s$")
+ROW_VALUE = re.compile(r"^(?:\d+(?:\.\d+)?|[-+]?inf|nan)k?$", re.I)
+# What openssl speed prints as a row name: OpenSSL 1.x speed.c's fixed names (some with a space), and the EVP names
+# of OpenSSL 1.1/3 (`AES-128-CBC`, `sha256`, `hmac(sha256)`) whose family is one of these.
+LEGACY_ROWS = {
+    "md2", "mdc2", "md4", "md5", "hmac(md5)", "sha1", "rmd160", "rc4", "des cbc", "des ede3", "idea cbc", "seed cbc",
+    "rc2 cbc", "rc5-32/12 cbc", "blowfish cbc", "cast cbc", "aes-128 cbc", "aes-192 cbc", "aes-256 cbc",
+    "camellia-128 cbc", "camellia-192 cbc", "camellia-256 cbc", "evp", "sha256", "sha512", "whirlpool",
+    "aes-128 ige", "aes-192 ige", "aes-256 ige", "ghash", "rand",
+}  # fmt: skip
+FAMILIES = (
+    "aes", "aria", "bf", "blake2", "blowfish", "camellia", "cast", "chacha20", "cmac", "des", "ghash", "gmac", "hmac",
+    "id-aes", "idea", "kmac", "md2", "md4", "md5", "mdc2", "poly1305", "rand", "rc2", "rc4", "rc5", "ripemd", "rmd",
+    "seed", "sha", "shake", "siphash", "sm3", "sm4", "whirlpool", "keccak", "gost", "streebog", "null",
+)  # fmt: skip
+EVP_NAME = re.compile(r"^[a-z0-9]+(?:[-_/][a-z0-9]+)*(?:\([a-z0-9-]+\))?$")
+
+
+def known_algorithm(name: str) -> bool:
+    """A row name openssl speed prints: a 1.x fixed name, or an EVP name of a cipher/digest/MAC family."""
+    low = name.lower()
+    return low in LEGACY_ROWS or (EVP_NAME.match(low) is not None and low.startswith(FAMILIES))
+
+
+def elapsed_in(command: str | None) -> bool | None:
+    """Whether a command runs openssl speed with -elapsed; None when it is not an openssl speed command."""
+    if not command:
+        return None
+    words = command.split()
+    if "speed" not in words:
+        return None
+    return "-elapsed" in words
+
+
+def _measured_elapsed(text: str, command: str | None) -> bool | None:
+    """True when the output or the command says the rates are per wall-clock second, False when they say they are
+    per CPU second (progress lines without the -elapsed notice, or a command without -elapsed), None if unknown."""
+    if ELAPSED_SAID in text:
+        return True
+    by_command = elapsed_in(command)
+    if by_command is not None:
+        return by_command
+    if any(DOING.match(ESCAPES.sub("", ln).strip()) for ln in text.splitlines()):
+        return False  # progress lines on stderr, and no notice: the run measured CPU time
+    return None
+
+
+def warnings(text: str, command: str | None = None) -> list[str]:
+    """What a reader of the parsed numbers must know: rates that are per CPU second, not per second."""
+    measured = _measured_elapsed(text, command)
+    if measured is True:
+        return []
+    if measured is False:
+        said = f"`{command}` lacks -elapsed" if elapsed_in(command) is False else "the run lacked -elapsed"
+        return [
+            f"openssl speed: {said}: the rates are bytes per CPU second of openssl, not per second of wall-clock "
+            "time (far too high with a hardware engine such as -engine devcrypto); run `openssl speed -elapsed`"
+        ]
+    return [
+        "openssl speed: neither the command (give --command) nor the output (no `You have chosen to measure elapsed "
+        "time` line: stderr not captured?) says whether -elapsed was used: the rates may be per CPU second"
+    ]
+
+
+def _value(text: str, line: int, alg: str, elapsed: bool | None) -> float:
     m = VALUE.match(text)
     if not m:
+        if ROW_VALUE.match(text):  # inf, infk, nan: a rate divided by a time of zero
+            if elapsed is True:
+                why = "openssl speed measured no time at all"
+            else:
+                why = (
+                    "no wall-clock time: the command lacks -elapsed, so openssl divided by its own CPU time, which "
+                    "is zero when a hardware engine (-engine devcrypto) does the work; run `openssl speed -elapsed`"
+                )
+            raise ParseError(f"openssl speed printed {text!r} for {alg}: {why}", line=line)
         raise ParseError(f"openssl speed: {text!r} is not a throughput (expected e.g. 1234.56k)", line=line)
     number = float(m.group(1))
     return number if m.group(2) == "k" else number / 1000.0  # k: 1000s of bytes/s; none: bytes/s
 
 
+def _row(s: str, sizes: list[int]) -> tuple[str, list[str]] | None:
+    """(name, values) of a line shaped like a table row (a name, then one value per block size)."""
+    if ":" in s or s.startswith(("Doing", "+")):
+        return None
+    words = s.split()
+    if len(words) <= len(sizes) or not all(ROW_VALUE.match(w) for w in words[-len(sizes) :]):
+        return None
+    return " ".join(words[: -len(sizes)]), words[-len(sizes) :]
+
+
 def parse(text: str, command: str | None = None) -> dict[str, float]:
     lines = [ESCAPES.sub("", raw).rstrip("\r") for raw in text.splitlines()]
+    elapsed = _measured_elapsed(text, command)
     out: dict[str, float] = {}
-    rows: list[str] = []
+    rows: dict[str, int] = {}  # algorithm (lower case) -> line of its row
     sizes: list[int] | None = None
+    in_table = False
     mr_sizes: list[int] | None = None
+
+    def add_row(alg: str, n: int) -> None:
+        if alg.lower() in rows:
+            raise ParseError(
+                f"openssl speed printed {alg} twice (lines {rows[alg.lower()]} and {n}): which one is the result?",
+                line=n,
+            )
+        rows[alg.lower()] = n
+
     for n, line in enumerate(lines, 1):
         s = line.strip()
         if not s:
+            in_table = False
             continue
         if ERRORS.search(s) and not s.startswith(("Doing", "Command being timed", "compiler:")):
             raise ParseError(f"openssl speed failed: {s}", line=n)
@@ -97,14 +202,29 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
         if s.startswith("+F:") and mr_sizes:
             parts = s.split(":")
             alg = parts[2]
+            add_row(alg, n)
             for size, v in zip(mr_sizes, parts[3:], strict=False):
-                out[key(alg, size)] = float(v) / 1000.0
-            rows.append(alg.lower())
+                out[key(alg, size)] = _value(v + "k", n, alg, elapsed) / 1000.0
             continue
         h = HEADER.match(s)
         if h:
             sizes = [int(x) for x in re.findall(r"(\d+)\s+bytes", h.group(1))]
+            in_table = True
             continue
+        row = _row(s, sizes) if in_table and sizes else None
+        if row:
+            alg, values = row
+            if not known_algorithm(alg):
+                raise ParseError(
+                    f"openssl speed: {s!r} in the results table is no algorithm row ({alg!r} is not an algorithm "
+                    "openssl speed prints; expected e.g. `AES-128-CBC  547823.87k ...`)",
+                    line=n,
+                )
+            add_row(alg, n)
+            for size, w in zip(sizes or [], values, strict=True):
+                out[key(alg, size)] = _value(w, n, alg, elapsed)
+            continue
+        in_table = False  # the first line that is not a row ends the table
         for label, name in TIME_V.items():
             if s.startswith(label + ":"):
                 v = s.split(":", 1)[1].strip().rstrip("%").strip()
@@ -113,21 +233,15 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                 except ValueError:
                     if v != "?":  # time prints `?%` when the job took no time
                         raise ParseError(f"time -v: {s!r}", line=n) from None
-        if sizes and not s.startswith(("Doing", "+")) and ":" not in s:
-            words = s.split()
-            if len(words) > len(sizes) and all(VALUE.match(w) for w in words[-len(sizes) :]):
-                alg = " ".join(words[: -len(sizes)]).lower()
-                for size, w in zip(sizes, words[-len(sizes) :], strict=True):
-                    out[key(alg, size)] = _value(w, n)
-                rows.append(alg)
     if sizes is not None and not rows:
         raise ParseError("openssl speed printed its table header but no algorithm row", line=len(lines))
     if not out:
         raise ParseError("no openssl speed table and no `time -v` report in the output", line=len(lines) or None)
     asked = requested(command)
-    if asked and len(rows) == 1 and rows[0] != asked:
+    names = list(rows)
+    if asked and len(names) == 1 and names[0] != asked:
         for size in sizes or mr_sizes or []:
-            k = key(rows[0], size)
+            k = key(names[0], size)
             if k in out:
                 out[key(asked, size)] = out[k]
     return out

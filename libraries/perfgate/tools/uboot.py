@@ -1,7 +1,8 @@
 """U-Boot storage timings, computed the way the guides compute KB/s: (size / 1024) / (ms / 1000).
 
 What U-Boot prints (u-boot/u-boot):
-- `load`/`fatload`/`ext4load` (fs/fs.c do_load): `4194304 bytes read in 72 ms (55.6 MiB/s)`
+- `load`/`fatload`/`ext4load` (fs/fs.c do_load): `4194304 bytes read in 72 ms (55.6 MiB/s)`; a load too small for
+  the millisecond timer prints `178 bytes read in 0 ms` and no rate: an error here, not a number
 - `save`/`fatwrite` (fs/fs.c do_save): `4194304 bytes written in 104 ms (38.5 MiB/s)`
 - `time <command>` (cmd/time.c report_time): `time: 0.192 seconds` or `time: 1 minutes, 2.345 seconds`
   (after the command's own output: `MMC read: dev # 0, block # 0, count 65536 ... 65536 blocks read: OK`,
@@ -53,6 +54,12 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if m:
         size, ms = int(m.group(1)), int(m.group(3))
         direction = "read" if m.group(2) == "read" else "write"
+        if ms == 0:
+            raise ParseError(
+                f"`{m.group(0).strip()}` is not a rate: U-Boot's millisecond timer saw no time pass (it prints no "
+                "MiB/s then); time a transfer large enough to take many milliseconds",
+                line=text.count("\n", 0, m.start()) + 1,
+            )
         return {f"{direction} (KB/s)": kbps(size, ms), "bytes": float(size), "ms": float(ms)}
     t = TIME_RE.search(text)
     if t:

@@ -35,6 +35,15 @@ def settings(profile: dict, lab: dict) -> dict:
     return shared_settings("crypto", SUITE, profile, lab)
 
 
+def without_elapsed(command: str) -> str:
+    """Why a command without -elapsed is not run: its rates would be per CPU second of openssl, not per second."""
+    return (
+        f"`{command}` lacks -elapsed: openssl speed would report bytes per CPU second of its own process, not per "
+        f"second (far too high, or `infk`, with a hardware engine); workloads.openssl in {data_path()} or the "
+        "board's or lab's override must keep -elapsed"
+    )
+
+
 def classify(c: Criterion, conf: dict) -> tuple[str, str] | str:
     """(algorithm as OpenSSL names it, parser metric) of a criterion, or why it fits none."""
     aliases = {str(k).casefold(): str(v) for k, v in (conf.get("aliases") or {}).items()}
@@ -92,6 +101,9 @@ class OpenSSL(Workload):
         for alg, keys in sorted(groups.items()):
             ids = [cid for g in keys.values() for cid in g]
             cmd = self.command(alg, keys, conf, ctx.lab, timed=not no_timer)
+            if tool.elapsed_in(cmd) is False:
+                out.missing.update(dict.fromkeys(ids, without_elapsed(cmd)))
+                continue
             try:
                 text = ctx.run(cmd, timeout=600, label=f"openssl-{alg}")
             except ToolMissing as e:
@@ -101,6 +113,9 @@ class OpenSSL(Workload):
                 no_timer = f"{timer} is not on the board ({e}): no CPU load or CPU seconds"
                 ctx.note(f"{no_timer}; openssl runs without it")
                 cmd = self.command(alg, keys, conf, ctx.lab, timed=False)
+                if tool.elapsed_in(cmd) is False:
+                    out.missing.update(dict.fromkeys(ids, without_elapsed(cmd)))
+                    continue
                 try:
                     text = ctx.run(cmd, timeout=600, label=f"openssl-{alg}")
                 except ToolMissing as e2:
@@ -112,6 +127,8 @@ class OpenSSL(Workload):
             except ParseError as e:
                 out.missing.update(dict.fromkeys(ids, f"openssl output not recognised: {e}"))
                 continue
+            for warning in tool.warnings(text, command=cmd):
+                ctx.note(f"{warning} (evidence {evidence or 'not kept'})")
             assign(out, ctx, keys, metrics, "openssl", evidence, f"`{cmd}`")
             for cid in [cid for k in TIMED if no_timer for cid in keys.get(k, []) if cid in out.missing]:
                 out.unavailable[cid] = no_timer  # not printed: the board has no GNU time

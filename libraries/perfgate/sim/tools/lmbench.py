@@ -63,7 +63,7 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
         stride = int(pos[1]) if len(pos) > 1 else 64
         sizes = mem_rd_sizes(_size_mb_float(pos[0]))
         smallest = values.get(f"lat_mem_rd-stride{stride}-{SMALLEST_ROW} (ns)", 2.0)
-        lines = [f"stride={stride}"]
+        lines = [f'"stride={stride}']  # lat_mem_rd.c: fprintf(stderr, "\\"stride=%d\\n", stride)
         last = smallest
         for s in sizes:
             key = mem_rd_name(s, stride)
