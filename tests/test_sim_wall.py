@@ -4,7 +4,8 @@ A sim run proves plumbing, never that a parser reads a real tool; so what the ga
 (planning, parsing, judging, reporting) must not depend on what the simulator prints. The AST of every module of
 the perfgate package outside perfgate/sim is walked for `import perfgate.sim...`, `from perfgate.sim...`,
 `from perfgate import sim`, relative imports that reach perfgate/sim, and module names passed to importlib. The one
-door is perfgate/cli.py's command table, which names the sim's own command module for `python -m perfgate sim`.
+door is perfgate/cli.py's command table, which names the sim's own command modules (`python -m perfgate sim`,
+`sim-pdu`).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def test_the_cli_names_the_sim_only_for_its_own_commands() -> None:
     from perfgate.cli import COMMANDS
 
     into_sim = {name for name, (module, _help) in COMMANDS.items() if _is_sim(module)}
-    assert into_sim == {"sim"}
+    assert into_sim == {"sim", "sim-pdu"}  # the simulated board and the simulated PDU that switches it
 
 
 def test_the_wall_check_sees_every_way_of_importing(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """`python -m perfgate <command>`. Each command lives in perfgate.commands.<module> (or the full module path given
-here: the simulated board's own command lives in perfgate.sim, which nothing else outside perfgate.sim may import)
-with `add_arguments(parser)` and `run(args) -> int`, imported only when it is used."""
+here: the simulated board's and the simulated PDU's own commands live in perfgate.sim, which nothing else outside
+perfgate.sim may import) with `add_arguments(parser)` and `run(args) -> int`, imported only when it is used."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("parse", "parse a workload's raw output into the guide's metric names (JSON)"),
     "sim": ("perfgate.sim.command", "run the simulated board (serial on a pseudo-terminal, SSH on 127.0.0.1)"),
     "sim-power": ("sim_power", "power a running simulated board on, off or cycle it"),
-    "sim-pdu": ("sim_pdu", "a simulated network PDU (labgrid's rest model) switching simulated boards"),
+    "sim-pdu": ("perfgate.sim.pdu_command", "a simulated network PDU (labgrid's rest model) switching sim boards"),
     "farm-guard": ("farm_guard", "give a labgrid place back when the gate that holds it dies (started by the gate)"),
     "report": ("report", "(re)build comparison.html for a run directory"),
     "trend": ("trend", "plot a metric or a suite across a board's runs"),
