@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from perfgate import criteria
+from perfgate import boards, criteria
 from perfgate.workloads import fio_storage
 from workload_harness import SIM_LAB, context
 
@@ -130,3 +130,20 @@ def test_a_labs_per_board_workload_settings_apply() -> None:
     lab = dict(LAB, boards={"am64xx_evm": {"workloads": {"emmc": {"size": "2G"}}}})
     assert fio_storage.settings("emmc", {"name": "am64xx_evm"}, lab)["size"] == "2G"
     assert fio_storage.settings("emmc", {"name": "am62xx_sk"}, lab)["size"] == "1G"
+
+
+def test_a_second_device_of_a_medium_is_its_own_target() -> None:
+    """AM57x 11.01: the mSATA SSD tables are not the SATA disk's: their own jobs on storage.sata_msata, and a lab
+    that does not name it skips them with the reason instead of measuring the SATA disk for them."""
+    from perfgate.workloads import sata
+
+    crits = criteria.load("am57xx_evm", "sata", release="11.01")
+    msata = {c.id for c in crits if "msata" in c.table.lower()}
+    assert len(msata) == 60 and len(crits) == 100
+    lab = {"name": "bench", "kind": "hardware", "storage": {"sata": "/run/media/sdb1"}}
+    runs = sata.WORKLOAD.plan(crits, boards.profile("am57xx_evm"), lab)
+    assert {cid for r in runs for ids in r.keys.values() for cid in ids} == {c.id for c in crits} - msata
+    lab["storage"]["sata_msata"] = "/run/media/sdc1"
+    runs = sata.WORKLOAD.plan(crits, boards.profile("am57xx_evm"), lab)
+    on_ssd = {cid for r in runs if "/run/media/sdc1/" in r.command for ids in r.keys.values() for cid in ids}
+    assert on_ssd == msata

@@ -43,10 +43,12 @@ class Job:
     fs: str  # ext4, ext2, vfat, ubifs, raw; "gadget" for the USB device tables
     size: str  # fio bs (fio jobs) or MB (raw_read, gadget)
     direction: str = ""  # gadget only: read | write (one transfer per direction)
+    device: str = ""  # a second device of the same medium, by its table (the AM57x mSATA SSD beside the SATA disk)
 
     def name(self, suite: str) -> str:
         extra = f"-{self.direction}" if self.direction else ""
-        return f"{suite}-{self.fs}-{self.size}{extra}".lower()
+        where = f"-{self.device}" if self.device else ""
+        return f"{suite}{where}-{self.fs}-{self.size}{extra}".lower()
 
 
 def classify(c: Criterion, conf: dict) -> tuple[Job, str] | str:
@@ -81,7 +83,8 @@ def classify(c: Criterion, conf: dict) -> tuple[Job, str] | str:
     if not bs:
         return f"buffer size {c.row!r} is not a size"
     key = f"{direction} cpu load (%)" if cpu else f"{direction} throughput (MB/s)"
-    return Job("fio", fs, bs.group(1) + bs.group(2)), key
+    device = next((str(d) for d, rx in (conf.get("devices") or {}).items() if re.search(str(rx), table)), "")
+    return Job("fio", fs, bs.group(1) + bs.group(2), device=device), key
 
 
 class FioStorage(Workload):
@@ -108,6 +111,8 @@ class FioStorage(Workload):
         """(path, the lab key that named it), or why there is none."""
         medium = str(conf.get("medium", self.suite))
         storage = (lab or {}).get("storage") or {}
+        if job.device:  # a second device of the medium: only the lab's own name for it, never the first device
+            medium = f"{medium}_{job.device}"
         keys = {"gadget": ["usb_gadget"], "raw_read": [f"{medium}_raw"]}.get(job.kind, [f"{medium}_{job.fs}", medium])
         for key in keys:
             value = storage.get(key)
