@@ -24,7 +24,7 @@ from perfgate.workloads.network import duration, fill, grouped
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.settings import settings as shared_settings
 
-FILESYSTEMS = ("ext4", "ext2", "vfat", "ubifs", "raw")
+FILESYSTEMS = ("ext4", "ext3", "ext2", "vfat", "ubifs", "raw")
 
 
 def data_path() -> Path:
@@ -76,7 +76,10 @@ def classify(c: Criterion, conf: dict) -> tuple[Job, str] | str:
         direction = "write" if "write" in table else "read" if "read" in table else ""
     if not direction:
         return f"neither read nor write in {c.metric!r} / {c.table!r}"
-    fs = next((f for f in FILESYSTEMS if re.search(rf"\b{f}\b", metric)), None)
+    # the table's own filesystem first: TI's "MMC EXT2" and "MMC EXT3" tables (AM62Ax 11.01) keep the column
+    # title "Write Raw Throughput" of the raw table they were copied from
+    fs = next((f for f in FILESYSTEMS if f != "raw" and re.search(rf"\b{f}\b", table)), None)
+    fs = fs or next((f for f in FILESYSTEMS if re.search(rf"\b{f}\b", metric)), None)
     fs = fs or next((f for f in FILESYSTEMS if re.search(rf"\b{f}\b file system", whole)), None)
     fs = fs or str(conf.get("default_filesystem", "ext4"))
     bs = re.fullmatch(r"(\d+)\s*([kmg]?)", row)

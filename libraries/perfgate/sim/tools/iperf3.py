@@ -67,7 +67,7 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
             sent_bps = capacity * noise / (1 - min(loss, 99.0) / 100.0)
         else:  # a rate-limited trial: loss only above what the board carries
             sent_bps = offered
-            loss = max(0.0, (offered - capacity * noise) / offered * 100.0)
+            loss = max(0.0, (offered - capacity * noise) / offered * 100.0) if offered else 0.0
         packets = int(sent_bps * duration / 8 / blksize)
         lost = round(packets * loss / 100.0)
         if loss > 0 and lost == 0:
