@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from perfgate import cli
+from perfgate import cli, paths
 from perfgate.report import history, trend
 from perfgate.report.metrics import RunRecorder
 
 
 def _finished_run(root: Path, name: str, copy: float, lat: float, virtual: bool = True) -> Path:
-    d = root / "am62xx_sk" / name
+    d = paths.board_results("am62xx_sk", virtual) / name
     rec = RunRecorder(d, {"board": "am62xx_sk", "lab": "sim", "virtual": virtual, "started": name})
     for metric, v, direction in (("copy (MB/s)", copy, "higher"), ("lat_tcp (us)", lat, "lower")):
         suite = "stream" if metric.startswith("copy") else "lmbench"
@@ -35,19 +35,22 @@ def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_history_has_one_line_per_run_and_the_last_wins(results: Path) -> None:
-    path = results / "am62xx_sk" / "history.jsonl"
-    assert len(path.read_text().splitlines()) == 3
-    history.append(results / "am62xx_sk" / "20260101-000000")  # re-appended (perfgate report --history)
+    path = results / "virtual" / "am62xx_sk" / "history.jsonl"  # virtual runs are filed apart from hardware runs
+    assert len(path.read_text().splitlines()) == 2
+    assert [r["run"] for r in history.read(results / "am62xx_sk" / "history.jsonl").runs] == ["20260103-000000"]
+    history.append(results / "virtual" / "am62xx_sk" / "20260101-000000")  # re-appended (perfgate report --history)
     with path.open("a") as f:
         f.write('{"run": "broken"\n')  # a run killed in the middle of its append
     h = history.read(path)
-    assert [r["run"] for r in h.runs] == ["20260101-000000", "20260102-000000", "20260103-000000"]
-    assert h.problems == [f"{path}:5: skipped, not valid JSON (Expecting ',' delimiter)"]
+    assert [r["run"] for r in h.runs] == ["20260101-000000", "20260102-000000"]
+    assert h.problems == [f"{path}:4: skipped, not valid JSON (Expecting ',' delimiter)"]
     assert h.runs[1]["metrics"]["am62xx_sk.stream.t.copy.m"]["measured"] == 80
+    assert [(r["virtual"], r["status"], r["verdict"]) for r in h.runs] == [(True, "finished", "pass"),
+                                                                           (True, "finished", "fail")]  # fmt: skip
 
 
 def test_metric_and_suite_series(results: Path) -> None:
-    runs = history.read(results / "am62xx_sk" / "history.jsonl").runs
+    runs = [*history.read(history.path_for("am62xx_sk", True)).runs, *history.read(history.path_for("am62xx_sk")).runs]
     assert [i for i, _ in trend.find_metrics(runs, "copy (MB/s)")] == ["am62xx_sk.stream.t.copy.m"]
     assert [i for i, _ in trend.find_metrics(runs, "*.t.*")] == [
         "am62xx_sk.stream.t.copy.m",
@@ -68,15 +71,39 @@ def test_metric_and_suite_series(results: Path) -> None:
 
 def test_trend_command_prints_and_plots(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_png = results / "copy.png"
-    assert cli.main(["trend", "am62xx-sk", "--metric", "copy", "--out", str(out_png)]) == 0
-    out = capsys.readouterr().out
+    assert cli.main(["trend", "am62xx-sk", "--metric", "copy", "--out", str(out_png), "--mix"]) == 0
+    out, err = capsys.readouterr()
     assert "20260102-000000" in out and "published 100" in out and "fail  (virtual)" in out
+    assert "MIXED (--mix): virtual and hardware runs of am62xx_sk" in err
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out_png.stat().st_size > 5000
-    assert cli.main(["trend", "am62xx_sk", "--suite", "lmbench", "--last", "2", "--json", "--no-plot"]) == 0
+    assert cli.main(["trend", "am62xx_sk", "--suite", "lmbench", "--last", "2", "--json", "--no-plot", "--mix"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [p["run"] for p in data[0]["points"]] == ["20260102-000000", "20260103-000000"]
     assert cli.main(["trend", "am62xx_sk"]) == 0
     assert (results / "am62xx_sk" / "trend-suites.png").exists()
+
+
+def test_trend_keeps_virtual_and_hardware_apart(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A board's trend is its hardware runs; --virtual its virtual ones; the two share a plot only with --mix."""
+    assert cli.main(["trend", "am62xx_sk", "--metric", "copy", "--json", "--no-plot"]) == 0
+    (hw,) = json.loads(capsys.readouterr().out)
+    assert [(p["run"], p["virtual"]) for p in hw["points"]] == [("20260103-000000", False)]
+    assert cli.main(["trend", "am62xx_sk", "--metric", "copy", "--json", "--no-plot", "--virtual"]) == 0
+    (virtual,) = json.loads(capsys.readouterr().out)
+    assert [(p["run"], p["virtual"]) for p in virtual["points"]] == [
+        ("20260101-000000", True),
+        ("20260102-000000", True),
+    ]
+    assert cli.main(["trend", "am62xx_sk", "--suite", "stream", "--virtual"]) == 0
+    assert (results / "virtual" / "am62xx_sk" / "trend-stream.png").exists()
+
+
+def test_trend_of_a_board_with_only_virtual_runs_says_so(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
+    _finished_run(tmp_path, "20260101-000000", 100, 100)
+    assert cli.main(["trend", "am62xx_sk", "--metric", "copy", "--no-plot"]) == 0
+    out, err = capsys.readouterr()
+    assert "am62xx_sk has no hardware run: showing its VIRTUAL runs" in err and "(virtual)" in out
 
 
 def test_trend_command_errors(results: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -33,6 +33,15 @@ def results() -> Path:
     return Path(os.environ.get("PERFGATE_RESULTS", root() / "results"))
 
 
+VIRTUAL = "virtual"  # results/virtual/<board>/: runs on a virtual board (sim, qemu), never beside hardware runs
+
+
+def board_results(board: str, virtual: bool) -> Path:
+    """Where a board's runs and history.jsonl are: results/<board>/ for hardware, results/virtual/<board>/ for a
+    virtual board (the lab kinds sim and qemu, or a lab that says `virtual: true`)."""
+    return results() / VIRTUAL / board if virtual else results() / board
+
+
 def guides() -> Path:
     """The TI guides shipped beside the repository (../shared/guides), or PERFGATE_GUIDES."""
     env = os.environ.get("PERFGATE_GUIDES")

@@ -1,6 +1,8 @@
 """`python -m perfgate compare <run A> <run B>`: what regressed or improved beyond tolerance from A to B.
 
-Runs are directories or `<board>/<run>`, `<board>/latest`, `<board>/previous`, `<board>` under results/.
+Runs are directories or `<board>/<run>`, `<board>/latest`, `<board>/previous`, `<board>` under results/ (the
+board's hardware runs), or `virtual/<board>/...` (its runs on a virtual board). A virtual run is never compared with
+a hardware run unless --mix is given, and then the output says so.
 Exit status: 0 when nothing regressed, 1 when something regressed (or is no longer measured), 2 on bad input.
 """
 
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from perfgate.report import compare, rundir
 from perfgate.report.html import fmt
@@ -22,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--suite", action="append", help="only this suite (repeatable)")
     parser.add_argument("--all", action="store_true", help="also list the criteria that did not move")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    parser.add_argument("--mix", action="store_true", help="compare a virtual run with a hardware run anyway")
 
 
 def _line(c: compare.Change) -> str:
@@ -40,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
     if args.suite:
         a.entries = [e for e in a.entries if e.get("suite") in args.suite]
         b.entries = [e for e in b.entries if e.get("suite") in args.suite]
-    result = compare.compare(a, b, args.tolerance)
+    result = compare.compare(a, b, args.tolerance, mix=args.mix)
+    warnings = ([f"MIXED KINDS (--mix): {result.mixed}"] if result.mixed else []) + result.notes
+    for w in warnings:
+        print(f"perfgate compare: {w}", file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 1 if result.regressed else 0
@@ -49,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
             f"{tag}: {r.label} ({r.meta.get('lab', '?')}{', virtual' if r.virtual else ''}, "
             f"{r.meta.get('guide', '?')}); judged against SDK release {r.meta.get('release') or '?'}"
         )
+    for w in warnings:
+        print(f"WARNING: {w}")
     sections = [
         ("Regressed beyond tolerance", result.of("regressed")),
         ("No longer measured", result.of("lost")),

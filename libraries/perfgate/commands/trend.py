@@ -1,6 +1,9 @@
 """`python -m perfgate trend <board> [--metric M | --suite S]`: a metric or a suite's ratio across the board's runs.
 
-Reads results/<board>/history.jsonl (one line per finished run). --metric takes a criterion id or the guide's
+Reads results/<board>/history.jsonl (the board's hardware runs) or, with --virtual, results/virtual/<board>/
+history.jsonl (its runs on a virtual board); a board with no hardware run gets its virtual runs, and the output says
+so. --mix plots both kinds, each point marked, and says so; without it the two never share a plot.
+--metric takes a criterion id or the guide's
 name, exactly, as a glob (`'bw_mem-rd-*'`) or as a substring; several matches are plotted as ratios to their
 published values. --suite plots the suite's geometric-mean ratio to the published numbers; with neither, every
 suite is plotted. Prints the values as a table and writes a PNG (or SVG, by --out's suffix).
@@ -15,7 +18,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from perfgate import boards, paths
+from perfgate import boards
 from perfgate.errors import PerfgateError
 from perfgate.report import history, trend
 from perfgate.report.html import fmt
@@ -30,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--metric", help="criterion id or guide name (glob or substring)")
     which.add_argument("--suite", help="a suite, e.g. lmbench")
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--virtual", action="store_true", help="the board's runs on a virtual board (sim, qemu)")
+    kind.add_argument("--mix", action="store_true", help="virtual and hardware runs in one plot (marked)")
     parser.add_argument("--last", type=int, default=0, help="only the last N runs")
     parser.add_argument("--out", type=Path, help="image file (default results/<board>/trend-<selection>.png)")
     parser.add_argument("--json", action="store_true", help="print the series as JSON instead of a table")
@@ -40,7 +46,7 @@ def _board(name: str) -> str:
     try:
         return boards.resolve(name)
     except PerfgateError:
-        if (paths.results() / name / history.HISTORY).exists():
+        if any(history.path_for(name, v).exists() for v in (False, True)):
             return name  # a board that only has results (e.g. a lab's custom board)
         raise
 
@@ -74,14 +80,37 @@ def _select(runs: list[dict], args: argparse.Namespace) -> tuple[list[trend.Seri
     return [trend.suite_series(runs, s) for s in trend.suites_in(runs)], "suites"
 
 
+def _runs(board: str, args: argparse.Namespace) -> tuple[list[dict], str, Path]:
+    """The history records to plot, what kind they are, and the file(s) they came from."""
+    kinds = (False, True) if args.mix else (True,) if args.virtual else (False,)
+    if not args.mix and not args.virtual and not _read(board, False)[0] and _read(board, True)[0]:
+        kinds = (True,)
+        print(f"perfgate trend: {board} has no hardware run: showing its VIRTUAL runs", file=sys.stderr)
+    runs: list[dict] = []
+    for virtual in kinds:
+        runs += _read(board, virtual)[0]
+    runs.sort(key=lambda r: (str(r.get("started") or ""), r["run"]))
+    if args.mix:
+        print(f"perfgate trend: MIXED (--mix): virtual and hardware runs of {board} in one plot", file=sys.stderr)
+    what = "virtual and hardware" if args.mix else "virtual" if kinds == (True,) else "hardware"
+    return runs, what, history.path_for(board, kinds[0])
+
+
+def _read(board: str, virtual: bool) -> tuple[list[dict], list[str]]:
+    """A history's runs of that kind (a history written before runs were filed by kind may hold both)."""
+    h = history.read(history.path_for(board, virtual))
+    return [r for r in h.runs if bool(r.get("virtual")) == virtual], h.problems
+
+
 def run(args: argparse.Namespace) -> int:
     board = _board(args.board)
-    h = history.read(history.path_for(board))
-    for problem in h.problems:
-        print(f"perfgate trend: {problem}", file=sys.stderr)
-    runs = h.runs[-args.last :] if args.last > 0 else h.runs
+    for virtual in (False, True):
+        for problem in _read(board, virtual)[1]:
+            print(f"perfgate trend: {problem}", file=sys.stderr)
+    runs, what, where = _runs(board, args)
+    runs = runs[-args.last :] if args.last > 0 else runs
     if not runs:
-        raise PerfgateError(f"no finished run of {board} yet", h.path)
+        raise PerfgateError(f"no {what} run of {board} yet", where)
     series, selection = _select(runs, args)
     if args.json:
         print(json.dumps([asdict(s) for s in series], indent=2))
@@ -94,9 +123,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {p.run:<18} {fmt(p.value):>14}{pub}  {p.verdict or ''}{virtual}")
     if not args.no_plot:
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", selection).strip("_")[:80]
-        out = args.out or paths.results() / board / f"trend-{slug}.png"
+        out = args.out or where.parent / f"trend-{slug}.png"
         print(
-            trend.plot(series, out, f"{board}: {selection} across {len(runs)} runs"),
+            trend.plot(series, out, f"{board}: {selection} across {len(runs)} {what} runs"),
             file=sys.stderr if args.json else sys.stdout,
         )
     return 0

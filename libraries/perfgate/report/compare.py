@@ -4,12 +4,16 @@ Criteria are matched by their id without the board prefix (`<suite>.<table>.<row
 am62xx_sk and am62xx_lp_sk compare row by row. A change is a regression when run B is worse than run A, in the
 criterion's direction, by more than the tolerance (B's entry, else A's, else the default or --tolerance);
 an improvement when it is better by more than that. A criterion measured in A but not in B is a regression too.
+
+A virtual run (sim, qemu) is never compared with a hardware run unless asked (`mix=True`), and then the
+comparison says so (`mixed`).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from perfgate.errors import PerfgateError
 from perfgate.report.rundir import Run
 
 DEFAULT_TOLERANCE = 0.05
@@ -40,6 +44,8 @@ class Comparison:
     changes: list[Change] = field(default_factory=list)
     only_a: list[str] = field(default_factory=list)
     only_b: list[str] = field(default_factory=list)
+    mixed: str = ""  # why the two runs are of different kinds (virtual vs hardware), when forced to compare
+    notes: list[str] = field(default_factory=list)  # e.g. a run that did not finish
 
     def of(self, *kinds: str) -> list[Change]:
         return [c for c in self.changes if c.kind in kinds]
@@ -54,6 +60,8 @@ class Comparison:
             "b": self.b,
             "release_a": self.release_a,
             "release_b": self.release_b,
+            "mixed": self.mixed or None,
+            "notes": self.notes,
             "regressed": [asdict(c) for c in self.of("regressed", "lost")],
             "improved": [asdict(c) for c in self.of("improved", "gained")],
             "unchanged": len(self.of("unchanged")),
@@ -93,7 +101,19 @@ def _classify(a: float | None, b: float | None, direction: str, tol: float) -> t
     return "unchanged", change
 
 
-def compare(run_a: Run, run_b: Run, tolerance: float | None = None) -> Comparison:
+def kinds(run_a: Run, run_b: Run) -> str:
+    """Why the two runs must not be compared ("" when they are of one kind)."""
+    if run_a.virtual == run_b.virtual:
+        return ""
+    return (f"{run_a.label} is a {run_a.kind} run (lab {run_a.meta.get('lab', '?')}), {run_b.label} a {run_b.kind} "
+            f"run (lab {run_b.meta.get('lab', '?')}): a virtual board says nothing about hardware")  # fmt: skip
+
+
+def compare(run_a: Run, run_b: Run, tolerance: float | None = None, mix: bool = False) -> Comparison:
+    """Compare run B with run A. Runs of different kinds (virtual, hardware) raise PerfgateError unless `mix`."""
+    clash = kinds(run_a, run_b)
+    if clash and not mix:
+        raise PerfgateError(f"will not compare a virtual run with a hardware run: {clash} (--mix to force)")
     ea = {key(e, run_a.board): e for e in run_a.entries}
     eb = {key(e, run_b.board): e for e in run_b.entries}
     result = Comparison(
@@ -101,6 +121,11 @@ def compare(run_a: Run, run_b: Run, tolerance: float | None = None) -> Compariso
     )
     result.only_a = [k for k in ea if k not in eb]
     result.only_b = [k for k in eb if k not in ea]
+    result.mixed = clash
+    for run in (run_a, run_b):
+        if run.state != "finished":
+            result.notes.append(f"{run.label} did not finish ({run.state}): verdict INCOMPLETE, "
+                                f"{len(run.never_ran())} criteria never ran")  # fmt: skip
     for k, b in eb.items():
         a = ea.get(k)
         if a is None:

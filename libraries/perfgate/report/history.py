@@ -1,5 +1,7 @@
-"""A board's history: results/<board>/history.jsonl, one JSON line per finished run (appended by
-RunRecorder.finish, or by `python -m perfgate report --history` for a run that was killed).
+"""A board's history: results/<board>/history.jsonl for its hardware runs, results/virtual/<board>/history.jsonl
+for its virtual ones (sim, qemu): one JSON line per run (appended by RunRecorder.finish, or by
+`python -m perfgate report --history` for a run that was killed). An interrupted or killed run is kept with its
+`status` and the verdict `incomplete`.
 
 A line holds the run's metadata, its counts and verdict, and every criterion's measured/published value, so
 trends survive the deletion of old run directories. Re-appending a run replaces it (the last line wins).
@@ -15,7 +17,7 @@ from pathlib import Path
 
 from perfgate import paths
 from perfgate.report import rundir
-from perfgate.report.metrics import counts, gate_verdict
+from perfgate.report.metrics import counts, run_state, run_verdict, verdict_reason
 
 HISTORY = "history.jsonl"
 KEPT = ("suite", "name", "unit", "measured", "published", "direction", "tolerance", "verdict")
@@ -29,15 +31,23 @@ class History:
     problems: list[str] = field(default_factory=list)  # "file:line: why" for lines that were skipped
 
 
-def path_for(board: str) -> Path:
-    return paths.results() / board / HISTORY
+def path_for(board: str, virtual: bool = False) -> Path:
+    """The history of the board's hardware runs, or (virtual) of its runs on virtual boards."""
+    return paths.board_results(board, virtual) / HISTORY
 
 
 def record_of(run: rundir.Run) -> dict:
     rec = {"run": run.name, "path": run.path.name, **{k: run.meta.get(k) for k in META}}
     rec["board"] = run.board
+    rec["virtual"] = run.virtual
+    rec["faults"] = run.faults or None
+    rec["status"] = run_state(run.meta)
     rec["counts"] = counts(run.entries)
-    rec["verdict"] = gate_verdict(run.entries)
+    rec["verdict"] = run_verdict(run.meta, run.entries)
+    never = run.never_ran()
+    rec["verdict_reason"] = verdict_reason(run.meta, run.entries, never)
+    if never:
+        rec["never_ran"] = len(never)
     rec["metrics"] = {e["id"]: {k: e.get(k) for k in KEPT} for e in run.entries if e.get("id")}
     return rec
 

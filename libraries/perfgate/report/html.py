@@ -11,7 +11,7 @@ import jinja2
 from markupsafe import Markup
 
 from perfgate.report import atomic, rundir
-from perfgate.report.metrics import FAILING, VERDICTS, counts, evidence_of, gate_verdict, robot_test
+from perfgate.report.metrics import FAILING, VERDICTS, counts, evidence_of, robot_test, suite_verdict, verdict_reason
 
 COMPARISON_HTML = "comparison.html"
 CHAPTERS = ["system", "boot", "uboot", "network", "storage", "crypto", "rt", "audio", "graphics", "multimedia",
@@ -95,7 +95,7 @@ def _suite_views(entries: list[dict], run_dir: Path | None, charts: bool) -> lis
                 "suite": suite,
                 "anchor": f"suite-{suite}",
                 "counts": c,
-                "verdict": gate_verdict(items),
+                "verdict": suite_verdict(items),
                 "rows": [_row(e, run_dir) for e in items],
                 "chart": Markup(suite_chart(items, f"{chapter} / {suite}")) if charts else "",
                 "histograms": _histograms(run_dir) if charts and run_dir and suite == "rt_latency" else [],
@@ -144,17 +144,31 @@ def log_href(run: rundir.Run) -> str:
     return "log.html"
 
 
+def never_ran_by_suite(run: rundir.Run, never: list[str]) -> list[tuple[str, int]]:
+    """[(suite, how many of its criteria never ran)] in the order the run selected its suites."""
+    by_suite: dict[str, int] = {}
+    suites = {str(e.get("id")): str(e.get("suite")) for e in run.entries}
+    for cid in never:
+        suite = suites.get(cid) or cid[len(run.board) + 1 :].split(".", 1)[0]
+        by_suite[suite] = by_suite.get(suite, 0) + 1
+    return list(by_suite.items())
+
+
 def render(run: rundir.Run, charts: bool = True) -> str:
     entries = run.entries
+    never = run.never_ran()
     return _env.get_template("comparison.html.j2").render(
         run=run,
         meta=run.meta,
         virtual=run.virtual,
         banner=VIRTUAL_BANNER,
-        complete=bool(run.meta.get("finished")),
+        complete=run.state == "finished",
+        state=run.state,
+        reason=verdict_reason(run.meta, entries, never),
+        never_ran=never_ran_by_suite(run, never),
         duration=_duration(run.meta),
         counts=counts(entries),
-        verdict=gate_verdict(entries, robot_failed(run.meta)),
+        verdict=run.verdict,
         robot=run.meta.get("robot"),
         unjudged=max(0, robot_failed(run.meta) - sum(1 for e in entries if e.get("verdict") in FAILING)),
         verdicts=VERDICTS,

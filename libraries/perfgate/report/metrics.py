@@ -61,13 +61,94 @@ def counts(entries: Iterable[dict]) -> dict[str, int]:
     return {v: c.get(v, 0) for v in VERDICTS}
 
 
-def gate_verdict(entries: Iterable[dict], robot_failed: int = 0) -> str:
-    """`fail` when any criterion failed or was not measured, when none was judged at all, or when Robot counted
-    failed tests (a setup that failed before any criterion was judged); else `pass` (warnings pass)."""
+RUN_STATES = ("running", "finished", "interrupted", "killed")
+JUDGED = frozenset({"pass", "warn", "fail", "not-measured"})  # a criterion the run tried to measure
+
+
+def gate_verdict(entries: Iterable[dict], robot_failed: int = 0, state: str = "finished") -> str:
+    """The run's verdict: `incomplete` when the run did not finish (interrupted, killed, or still running);
+    `fail` when any criterion failed or was not measured, when no criterion was judged at all (every one skipped,
+    or none recorded), or when Robot counted failed tests (a setup that failed before any criterion was judged);
+    else `pass` (warnings pass). Never `pass` when nothing was measured or the run did not finish."""
+    if state != "finished":
+        return "incomplete"
     entries = list(entries)
-    if not entries or robot_failed:
+    if robot_failed or any(e.get("verdict") in FAILING for e in entries):
         return "fail"
-    return "fail" if any(e.get("verdict") in FAILING for e in entries) else "pass"
+    if not any(e.get("verdict") in JUDGED for e in entries):
+        return "fail"  # nothing was measured: all skipped, or nothing recorded
+    return "pass"
+
+
+def suite_verdict(entries: Iterable[dict]) -> str:
+    """One suite's badge: `fail` on any failing criterion, `skip` when every criterion was skipped, else `pass`."""
+    entries = list(entries)
+    if any(e.get("verdict") in FAILING for e in entries):
+        return "fail"
+    return "pass" if any(e.get("verdict") in JUDGED for e in entries) else "skip"
+
+
+def nothing_measured(entries: Iterable[dict]) -> bool:
+    return not any(e.get("verdict") in JUDGED for e in entries)
+
+
+def skip_reasons(entries: Iterable[dict], limit: int = 8) -> str:
+    """The skipped criteria's reasons, grouped: `40 × no storage device (storage.emmc); 12 × ...`."""
+    c = Counter(str(e.get("message") or "no reason given").strip() for e in entries if e.get("verdict") == "skip")
+    parts = [f"{n} × {reason}" for reason, n in c.most_common(limit)]
+    rest = sum(c.values()) - sum(n for _, n in c.most_common(limit))
+    if rest:
+        parts.append(f"{rest} more")
+    return "; ".join(parts)
+
+
+def nothing_measured_message(entries: Iterable[dict]) -> str:
+    entries = list(entries)
+    skipped = sum(1 for e in entries if e.get("verdict") == "skip")
+    if not entries:
+        return "nothing was measured: no criterion was recorded"
+    return f"nothing was measured: {skipped} of {len(entries)} criteria skipped ({skip_reasons(entries)})"
+
+
+def process_alive(pid: object, started: object = None) -> bool:
+    """Is process `pid` (that started at /proc tick `started`, when given) still running on this machine?"""
+    try:
+        pid = int(pid)  # type: ignore[arg-type]
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (TypeError, ValueError, OSError):
+        return False
+    return started is None or stat.rsplit(")", 1)[1].split()[19] == str(started)
+
+
+def process_start(pid: int) -> str | None:
+    """The process's start time in clock ticks since boot (/proc/<pid>/stat field 22): pid + this = one process."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def run_state(meta: dict) -> str:
+    """`finished`, `interrupted` (a signal stopped robot; its teardown recorded it), `running` (its process is
+    still alive) or `killed` (run.json still says running but its process is gone, or a run.json of a version
+    that wrote no status and no finish time)."""
+    status = meta.get("status")
+    if status in ("finished", "interrupted"):
+        return status
+    if status is None:
+        return "finished" if meta.get("finished") else "killed"
+    import socket
+
+    if meta.get("host") not in (None, socket.gethostname()):
+        return "running"  # another machine's run: cannot tell; it is incomplete either way
+    return "running" if process_alive(meta.get("pid"), meta.get("pid_started")) else "killed"
+
+
+def run_verdict(meta: dict, entries: Iterable[dict]) -> str:
+    """The verdict of a recorded run, read back: its state, Robot's failures and its criteria (see gate_verdict)."""
+    robot = meta.get("robot")
+    failed = int(robot.get("failed", 0)) if isinstance(robot, dict) else 0
+    return gate_verdict(entries, failed, "finished" if run_state(meta) == "finished" else "incomplete")
 
 
 def robot_test(entry: dict) -> tuple[str | None, str | None]:
@@ -111,6 +192,31 @@ def summary_csv(entries: Iterable[dict]) -> str:
     return out.getvalue()
 
 
+def verdict_reason(meta: dict, entries: Iterable[dict], never_ran: list[str] | None = None) -> str:
+    """Why the run has its verdict, in one line (console, run.json, comparison.html)."""
+    entries = list(entries)
+    state = run_state(meta)
+    if state != "finished":
+        never = meta.get("never_ran") if never_ran is None else never_ran
+        judged = sum(1 for e in entries if e.get("verdict") in JUDGED and not e.get("never_ran"))
+        how = {
+            "interrupted": f"interrupted by {meta.get('signal') or 'a signal'}",
+            "running": "still running (or its process is on another machine)",
+            "killed": "killed: its process ended without finishing the run",
+        }[state]
+        return f"did not finish ({how}): {judged} criteria judged, {len(never or [])} never ran"
+    c = counts(entries)
+    if nothing_measured(entries):
+        return nothing_measured_message(entries)
+    failing = c["fail"] + c["not-measured"]
+    robot = meta.get("robot") if isinstance(meta.get("robot"), dict) else {}
+    if failing:
+        return f"{c['fail']} criteria failed, {c['not-measured']} not measured"
+    if robot.get("failed"):
+        return f"Robot failed {robot['failed']} test(s)"
+    return f"{c['pass'] + c['warn']} criteria judged, none failed"
+
+
 def update_meta(run_dir: Path, updates: dict) -> dict:
     """Merge `updates` into an existing run.json (atomically)."""
     path = Path(run_dir) / RUN_JSON
@@ -127,12 +233,18 @@ class RunRecorder:
     """
 
     def __init__(self, run_dir: Path, meta: dict) -> None:
+        import os
+        import socket
+
         self.run_dir = Path(run_dir)
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.meta = dict(meta)
         self.meta.setdefault("run", self.run_dir.name)
         self.meta.setdefault("started", now())
         self.meta.setdefault("finished", None)
+        # until finish() says otherwise the run is incomplete: a run killed at any moment reads as such
+        self.meta.update(status="running", verdict="incomplete", pid=os.getpid(), host=socket.gethostname())
+        self.meta["pid_started"] = process_start(os.getpid())
         if not self.meta.get("command"):
             self.meta["command"] = " ".join(sys.argv)
         self._entries: dict[str, dict] = {}
@@ -154,8 +266,9 @@ class RunRecorder:
         self._write_metrics()
         return e
 
-    def finish(self, meta_updates: dict | None = None) -> Path:
-        """Complete run.json (finished, counts, verdict), build comparison.html, append to the board's history.
+    def finish(self, meta_updates: dict | None = None, state: str = "finished") -> Path:
+        """Complete run.json (status, finished, counts, verdict and why), build comparison.html, append the run to
+        its board's history. `state` is `finished` or `interrupted` (then the verdict is `incomplete`).
         Returns the path of comparison.html."""
         from perfgate.report import history, html  # matplotlib is imported only when the run ends
 
@@ -163,8 +276,10 @@ class RunRecorder:
         if not self.meta.get("finished"):
             self.meta["finished"] = now()
         entries = self.entries
+        self.meta["status"] = state
         self.meta["counts"] = counts(entries)
-        self.meta["verdict"] = gate_verdict(entries)
+        self.meta["verdict"] = run_verdict(self.meta, entries)
+        self.meta["verdict_reason"] = verdict_reason(self.meta, entries)
         self._write_meta()
         self._write_metrics()
         history.append(self.run_dir)  # first: the history keeps the run even if the page cannot be built

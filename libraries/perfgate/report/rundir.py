@@ -1,7 +1,10 @@
 """A run directory read back: results/<board>/<run>/{run.json, metrics.json}.
 
-Runs are named on the command line by path, or relative to results/: `<board>/<run>`, `<board>/latest`,
-`<board>/previous` (the one before latest), or just `<board>` (its latest run).
+Runs are filed by lab kind: results/<board>/<run>/ for hardware, results/virtual/<board>/<run>/ for a virtual board
+(sim, qemu). They are named on the command line by path, or relative to results/: `<board>/<run>`,
+`<board>/latest`, `<board>/previous` (the one before latest), or just `<board>` (its latest run) name the board's
+hardware runs (its virtual ones when it has no hardware run); `virtual/<board>/...` names its virtual runs.
+`latest` and `previous` never cross from one kind to the other.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 
 from perfgate import paths
 from perfgate.errors import DataError, PerfgateError
-from perfgate.report.metrics import METRICS_JSON, RUN_JSON
+from perfgate.report.metrics import METRICS_JSON, RUN_JSON, run_state, run_verdict
 
 RUN_NAME = re.compile(r"^\d{8}-\d{6}")
 
@@ -40,8 +43,42 @@ class Run:
         return bool(self.meta.get("virtual"))
 
     @property
+    def kind(self) -> str:
+        return "virtual" if self.virtual else "hardware"
+
+    @property
     def label(self) -> str:
-        return f"{self.board}/{self.name}"
+        return f"{paths.VIRTUAL + '/' if self.virtual else ''}{self.board}/{self.name}"
+
+    @property
+    def state(self) -> str:
+        """finished, interrupted, running or killed (see perfgate.report.metrics.run_state)."""
+        return run_state(self.meta)
+
+    @property
+    def verdict(self) -> str:
+        return run_verdict(self.meta, self.entries)
+
+    @property
+    def faults(self) -> str:
+        return str(self.meta.get("faults") or "")
+
+    def never_ran(self) -> list[str]:
+        """The criteria this run selected but never judged: as recorded by an interrupted run, or, for a run that
+        was killed, every criterion of its selected suites (run.json `suites`) that has no entry."""
+        if self.meta.get("never_ran"):
+            return list(self.meta["never_ran"])
+        if self.state == "finished":
+            return []
+        judged = {e.get("id") for e in self.entries if not e.get("never_ran")}
+        out = [str(e["id"]) for e in self.entries if e.get("never_ran")]
+        from perfgate import criteria
+
+        for suite in self.meta.get("suites") or []:
+            f = self.path / "criteria" / f"{suite}.csv"
+            if f.exists():
+                out += [c.id for c in criteria.read(f) if c.id not in judged and c.id not in out]
+        return out
 
 
 def _read_json(path: Path) -> object:
@@ -71,21 +108,38 @@ def load(run_dir: Path) -> Run:
     return Run(run_dir, meta, entries)
 
 
-def runs_of(board_dir: Path) -> list[Path]:
-    """A board's run directories, oldest first (run names sort by time)."""
+def _is_virtual(run_dir: Path) -> bool | None:
+    try:
+        meta = json.loads((run_dir / RUN_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return bool(meta.get("virtual")) if isinstance(meta, dict) else None
+
+
+def runs_of(board_dir: Path, virtual: bool | None = None) -> list[Path]:
+    """A board's run directories, oldest first (run names sort by time). With `virtual`, only runs of that kind
+    (a run filed before runs were filed by kind may sit in the hardware directory: its run.json decides)."""
     if not board_dir.is_dir():
         return []
-    return sorted(p for p in board_dir.iterdir() if p.is_dir() and RUN_NAME.match(p.name))
+    runs = sorted(p for p in board_dir.iterdir() if p.is_dir() and RUN_NAME.match(p.name))
+    if virtual is None:
+        return runs
+    return [p for p in runs if _is_virtual(p) in (virtual, None)]
 
 
 def resolve(name: str) -> Path:
-    """A run directory from a path or a `<board>[/<run>|/latest|/previous]` name under results/."""
+    """A run directory from a path or a `[virtual/]<board>[/<run>|/latest|/previous]` name under results/."""
     p = Path(name)
     if p.is_dir() and ((p / RUN_JSON).exists() or (p / METRICS_JSON).exists()):
         return p
-    board, _, which = name.strip("/").partition("/")
-    board_dir = paths.results() / board
-    runs = runs_of(board_dir)
+    rest = name.strip("/")
+    explicit = rest.startswith(paths.VIRTUAL + "/")
+    if explicit:
+        rest = rest[len(paths.VIRTUAL) + 1 :]
+    board, _, which = rest.partition("/")
+    virtual = explicit or not runs_of(paths.board_results(board, False), virtual=False)
+    board_dir = paths.board_results(board, virtual)
+    runs = runs_of(board_dir, virtual=virtual)
     if not runs:
         raise PerfgateError(f"no such run directory, and no runs of a board {board!r} under {paths.results()}")
     if which in ("", "latest"):
@@ -94,7 +148,7 @@ def resolve(name: str) -> Path:
         if len(runs) < 2:
             raise PerfgateError(f"{board} has only one run ({runs[-1].name})", board_dir)
         return runs[-2]
-    candidate = board_dir / which
-    if candidate.is_dir():
-        return candidate
+    for candidate in (board_dir / which, paths.board_results(board, not virtual) / which):
+        if candidate.is_dir():  # a run named exactly is found whatever its kind
+            return candidate
     raise PerfgateError(f"no run {which!r} of {board}; runs: {', '.join(r.name for r in runs[-5:])}", board_dir)

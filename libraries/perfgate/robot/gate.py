@@ -9,6 +9,7 @@ Board access goes through the board library (perfgate.robot.board.Board): `run_o
 from __future__ import annotations
 
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -30,6 +31,8 @@ from perfgate.verdict import NOT_MEASURED, WARN, Judgement, judge
 from perfgate.workloads.base import Measurements, Workload
 
 BOARD_LIBRARY = "perfgate.robot.board.Board"
+GATE_LIBRARY = "perfgate.robot.gate.Gate"
+STOPPED = ("Test execution stopped due to a fatal error", "Execution terminated by signal")
 
 
 def _var(name: str, default: object = None) -> object:
@@ -123,6 +126,11 @@ class Gate:
         self._evidence_count: dict[tuple[str, str], int] = {}
         self._current: str | None = None  # the criterion id of the test running now
         self._all: dict[str, Criterion] | None = None  # every criterion of the run, read when first needed
+        self._top = None  # the running top suite (robot.running.TestSuite): where `Gate Verdict` goes
+        self._verdict_test = None  # the `Gate Verdict` test while it is in the top suite
+        self._selected: list[str] = []  # the gate suites this robot run selected
+        self.signal: str | None = None  # SIGINT/SIGTERM that stopped the run
+        self.stopped: list[str] = []  # criteria whose tests Robot stopped (never ran)
 
     # ----------------------------------------------------------------------------------------------- keywords
     @keyword
@@ -157,7 +165,7 @@ class Gate:
         except PerfgateError as e:
             BuiltIn().fatal_error(str(e))
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        self.run_dir = _unique(paths.results() / self.board / stamp)
+        self.run_dir = _unique(paths.board_results(self.board, self.virtual) / stamp)
         self.criteria_dir = self.run_dir / "criteria"
         self.criteria_dir.mkdir(parents=True)
         self._copy_criteria()
@@ -176,10 +184,13 @@ class Gate:
             "output": _var("OUTPUT FILE"),
             "log": _var("LOG FILE"),
             "report": _var("REPORT FILE"),
+            "faults": _str_or_none(_var("FAULTS")),
+            "suites": self._selected,
         }
         from perfgate.report.metrics import RunRecorder
 
         self.recorder = RunRecorder(self.run_dir, meta)
+        self._watch_signals()
         bi = BuiltIn()
         bi.set_global_variable("${BOARD_NAME}", self.board)
         bi.set_global_variable("${RELEASE_NAME}", self.selection.label)
@@ -279,15 +290,142 @@ class Gate:
 
     @keyword
     def close_run(self) -> str:
-        """Finish the run: run.json, comparison.html and the board's history. Returns comparison.html's path."""
+        """Finish the run: run.json, comparison.html and the board's history. Returns comparison.html's path.
+
+        A run stopped by a signal (Ctrl-C, SIGTERM) is recorded as `interrupted`, its verdict `incomplete`, with
+        the criteria that never ran."""
         if self.recorder is None:
             return ""
-        page = self.recorder.finish({})
+        page = self._finish()
         logger.console(f"perfgate: comparison report {page}")
         return str(page)
 
+    @keyword
+    def something_should_have_been_measured(self) -> None:
+        """The `Gate Verdict` test, added to the run only when no criterion was judged: a run that measured nothing
+        fails (Robot's exit status too), with the reasons the criteria were skipped, grouped."""
+        from perfgate.report.metrics import nothing_measured, nothing_measured_message
+
+        entries = self.recorder.entries if self.recorder is not None else []
+        if nothing_measured(entries):
+            raise AssertionError(nothing_measured_message(entries))
+
+    def _finish(self) -> Path:
+        assert self.recorder is not None
+        state = "interrupted" if self.interrupted else "finished"
+        never = self._never_ran() if self.interrupted else []
+        page = self.recorder.finish({"signal": self.signal, "never_ran": never}, state=state)
+        self._console_verdict()
+        return page
+
+    @property
+    def interrupted(self) -> bool:
+        return bool(self.signal or self.stopped)
+
+    def _never_ran(self) -> list[str]:
+        """The criteria of the selected suites that were never judged: Robot stopped their tests, or never
+        reached them."""
+        assert self.recorder is not None
+        judged = {e["id"] for e in self.recorder.entries if not e.get("never_ran")}
+        out = [cid for cid in self.stopped if cid not in judged]
+        for suite in self._selected:
+            out += [c.id for c in self._suite_criteria(suite) if c.id not in judged and c.id not in out]
+        return out
+
+    def _console_verdict(self) -> None:
+        assert self.recorder is not None
+        meta = self.recorder.meta
+        logger.console(f"perfgate: verdict {str(meta.get('verdict')).upper()}: {meta.get('verdict_reason')}")
+        never = meta.get("never_ran") or []
+        if never:
+            by_suite: dict[str, int] = {}
+            for cid in never:
+                c = self._criterion(cid)
+                by_suite[c.suite if c else "?"] = by_suite.get(c.suite if c else "?", 0) + 1
+            logger.console("perfgate: never ran: " + ", ".join(f"{s} ({n})" for s, n in by_suite.items()))
+
+    def _watch_signals(self) -> None:
+        """Note which signal stops the run (Robot's own handler still does the stopping: this one only chains)."""
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                previous = signal.getsignal(signum)
+            except ValueError:
+                continue
+            if not callable(previous) or getattr(previous, "_perfgate", False):
+                continue
+
+            def handler(num, frame, previous=previous):
+                self.signal = self.signal or signal.Signals(num).name
+                previous(num, frame)
+
+            handler._perfgate = True  # type: ignore[attr-defined]
+            try:
+                signal.signal(signum, handler)
+            except ValueError:  # not the main thread
+                return
+
     # ----------------------------------------------------------------------------------------------- listener
+    def start_suite(self, data, result) -> None:
+        if data.parent is None:
+            self._top = data
+            self._selected = _gate_suites(data)
+
+    def end_suite(self, data, result) -> None:
+        if data.parent is not None:
+            self._sync_verdict_test()
+            return
+        if self.recorder is None:
+            return
+        s = result.statistics
+        robot = {"tests": s.total, "passed": s.passed, "failed": s.failed, "skipped": s.skipped}
+        if not self.recorder.meta.get("finished"):
+            return  # Close Run did not run: close() finishes the run
+        from perfgate.report import history, html
+        from perfgate.report.metrics import run_verdict, update_meta, verdict_reason
+
+        before = (self.recorder.meta.get("verdict"), self.recorder.meta.get("verdict_reason"))
+        self.recorder.meta["robot"] = robot
+        self.recorder.meta["verdict"] = run_verdict(self.recorder.meta, self.recorder.entries)
+        self.recorder.meta["verdict_reason"] = verdict_reason(self.recorder.meta, self.recorder.entries)
+        keys = ("robot", "verdict", "verdict_reason")
+        update_meta(self.recorder.run_dir, {k: self.recorder.meta[k] for k in keys})
+        if before != (self.recorder.meta["verdict"], self.recorder.meta["verdict_reason"]):
+            try:
+                history.append(self.recorder.run_dir)
+                html.build(self.recorder.run_dir)
+            except Exception as e:  # the run's files are valid already
+                logger.console(f"perfgate: could not update the history or comparison.html ({e})")
+            self._console_verdict()
+
+    def _sync_verdict_test(self) -> None:
+        """Keep a failing `Gate Verdict` test at the end of the top suite exactly while nothing has been judged (and
+        the run was not stopped): Robot runs it after every suite (or, in a one-file run, after the last test)."""
+        from perfgate.report.metrics import nothing_measured
+
+        if self._top is None or self.recorder is None or _dry_run():
+            return
+        needed = nothing_measured(self.recorder.entries) and not self.interrupted
+        if needed and self._verdict_test is None:
+            t = self._top.tests.create(
+                name="Gate Verdict",
+                doc="Added by the gate because no criterion was judged: a run that measured nothing fails.",
+            )
+            t.body.create_keyword(name=f"{GATE_LIBRARY}.Something Should Have Been Measured")
+            self._verdict_test = t
+        elif not needed and self._verdict_test is not None:
+            if self._verdict_test in self._top.tests:
+                self._top.tests.remove(self._verdict_test)
+            self._verdict_test = None
+
     def end_test(self, data, result) -> None:
+        if data is self._verdict_test:
+            return
+        try:
+            self._record_test(data, result)
+        finally:
+            self._sync_verdict_test()
+
+    def _record_test(self, data, result) -> None:
         # a Robot 7 running.TestCase has no `args`: the id is the one `Criterion Should Hold` was last called with,
         # or, for a test that never reached it (its suite setup failed), the id DataDriver put in its body
         cid = self._current or self._id_in_body(data)
@@ -301,6 +439,11 @@ class Gate:
                 return
             skipped = result.status == "SKIP"
             pending = (c, None, ("" if skipped else "not measured: ") + (result.message or "the test did not run"))
+        stopped = result.status == "FAIL" and any(m in (result.message or "") for m in STOPPED)
+        if stopped:
+            self.stopped.append(cid)
+            why = f"interrupted by {self.signal}" if self.signal else "Robot stopped the run"
+            pending = (pending[0], None, f"never ran: {why} ({result.message.splitlines()[-1]})")
         c, j, reason = pending
         suite = self._by_id.get(c.id)
         if j:
@@ -325,6 +468,8 @@ class Gate:
             "test_name": result.full_name,
             "status": result.status,
         }
+        if stopped:
+            entry["never_ran"] = True
         self.recorder.record(entry)
 
     def _id_in_body(self, data) -> str | None:
@@ -349,7 +494,7 @@ class Gate:
             return
         if not self.recorder.meta.get("finished"):
             try:
-                self.recorder.finish({})
+                self._finish()
             except Exception as e:  # the run's files are already valid; the page can be rebuilt later
                 logger.console(f"perfgate: could not build comparison.html ({e}); rebuild with perfgate report")
         self._collect_robot_files_after_exit()
@@ -442,6 +587,23 @@ class Gate:
                 }
             )  # fmt: skip
         logger.info(suite_table_html(entries), html=True)
+
+
+def _gate_suites(suite) -> list[str]:
+    """The gate suites (file stems) under a running suite, as Robot selected them."""
+    out: list[str] = []
+    if suite.source and Path(str(suite.source)).is_file() and Path(str(suite.source)).stem != "__init__":
+        out.append(Path(str(suite.source)).stem)
+    for child in suite.suites:
+        out += _gate_suites(child)
+    return out
+
+
+def _dry_run() -> bool:
+    from robot.running.context import EXECUTION_CONTEXTS
+
+    ctx = EXECUTION_CONTEXTS.current
+    return bool(ctx and ctx.dry_run)
 
 
 def _all_suites() -> list[str]:

@@ -47,13 +47,14 @@ class RunFiles:
         if self.run_dir is None or not self.run_dir.is_dir():
             return
         from perfgate.report import html, robotfiles, rundir
-        from perfgate.report.metrics import gate_verdict, update_meta
+        from perfgate.report.metrics import run_verdict, update_meta, verdict_reason
 
         try:
             run = rundir.load(self.run_dir)
             if self.robot:  # Robot's own count: tests that failed before any criterion was judged show here
-                update_meta(self.run_dir, {"robot": self.robot,
-                                           "verdict": gate_verdict(run.entries, self.robot["failed"])})  # fmt: skip
+                meta = {**run.meta, "robot": self.robot}
+                update_meta(self.run_dir, {"robot": self.robot, "verdict": run_verdict(meta, run.entries),
+                                           "verdict_reason": verdict_reason(meta, run.entries)})  # fmt: skip
             robotfiles.collect(self.run_dir, self.files, run.meta)
             html.build(self.run_dir)
         except Exception as e:  # the run's own files are valid already; never fail the run here
