@@ -35,8 +35,8 @@ def root(tmp_path, monkeypatch) -> Path:
 
 
 def make_run(root: Path, name: str, measured: dict[str, object], cs: list[Criterion], board: str = "qemu_arm64",
-             samples: dict[str, list[float]] | None = None) -> Path:  # fmt: skip
-    d = root / "results" / board / name
+             samples: dict[str, list[float]] | None = None, virtual: bool = True, **meta: object) -> Path:  # fmt: skip
+    d = root / "results" / ("virtual/" if virtual else "") / board / name
     (d / "criteria").mkdir(parents=True)
     for suite in {c.suite for c in cs}:
         criteria.write(d / "criteria" / f"{suite}.csv", [c for c in cs if c.suite == suite])
@@ -50,7 +50,9 @@ def make_run(root: Path, name: str, measured: dict[str, object], cs: list[Criter
             **({"samples": samples[c.id]} if samples and c.id in samples else {}),
         })  # fmt: skip
     (d / "metrics.json").write_text(json.dumps(entries), encoding="utf-8")
-    (d / "run.json").write_text(json.dumps({"board": board, "lab": "qemu"}), encoding="utf-8")
+    run = {"board": board, "lab": "qemu" if virtual else "bench", "virtual": virtual, "status": "finished",
+           "finished": "2026-01-01T00:00:00+00:00", **meta}  # fmt: skip
+    (d / "run.json").write_text(json.dumps(run), encoding="utf-8")
     return d
 
 
@@ -67,13 +69,16 @@ def test_value_is_the_mean_and_the_spread_is_min_max(root):
     r1 = make_run(root, "20260101-000001", {a.id: 100.0, b.id: 10.0}, [a, b])
     r2 = make_run(root, "20260101-000002", {a.id: 110.0, b.id: 12.0}, [a, b])
     r3 = make_run(root, "20260101-000003", {a.id: 120.0, b.id: None}, [a, b])
+    entries = json.loads((r3 / "metrics.json").read_text())
+    entries[1]["verdict"] = "skip"  # a criterion the run skipped carries no value (the run still passes)
+    (r3 / "metrics.json").write_text(json.dumps(entries))
     p = baseline(str(r1), str(r2), str(r3), "--board", "qemu_arm64", env_root=root)
     assert p.returncode == 0, p.stderr
     got = {c.id: c for c in criteria.read(root / "variables/thresholds/qemu_arm64/openssl.csv")}
     assert got[a.id].value == pytest.approx(110.0) and (got[a.id].min, got[a.id].max) == (100.0, 120.0)
     assert got[b.id].value == pytest.approx(11.0) and (got[b.id].min, got[b.id].max) == (10.0, 12.0)
     assert got[a.id].guide == "baseline:20260101-000001,20260101-000002,20260101-000003"
-    assert got[a.id].source == "qemu_arm64/20260101-000001;qemu_arm64/20260101-000002;qemu_arm64/20260101-000003"
+    assert got[a.id].source == ";".join(f"virtual/qemu_arm64/20260101-00000{i}" for i in (1, 2, 3))
     assert got[a.id].context == "block=16384" and got[a.id].direction == "higher"
     assert list(got) == [a.id, b.id]  # the run's order
 
@@ -128,7 +133,7 @@ def test_nothing_measured_is_an_error(root):
     a = crit("aes-128-cbc")
     r = make_run(root, "r1", {a.id: None}, [a])
     p = baseline(str(r), "--board", "qemu_arm64", env_root=root)
-    assert p.returncode == 2 and "measured no criterion" in p.stderr
+    assert p.returncode == 2 and "verdict is FAIL" in p.stderr and "1 not measured" in p.stderr, p.stderr
     assert not (root / "variables/thresholds/qemu_arm64").exists()
 
 
@@ -160,3 +165,37 @@ def test_scratch_root_is_this_repository_with_the_new_thresholds(root):
     assert criteria.read(scratch / "variables/thresholds/qemu_arm64/openssl.csv")[0].value == 110.0
     assert (scratch / "variables/boards").resolve() == (root / "variables/boards").resolve()
     assert not (root / "variables/thresholds/qemu_arm64").exists()  # the real thresholds are left alone
+
+
+def test_only_clean_finished_runs_make_a_baseline(root):
+    """A run with FAULTS, a failing run, an interrupted run and a killed run are refused, each naming its run.json."""
+    a = crit("aes-128-cbc")
+    good = make_run(root, "20260101-000001", {a.id: 100.0}, [a])
+    faulty = make_run(root, "20260101-000002", {a.id: 80.0}, [a], faults="degrade:*:20")
+    failed = make_run(root, "20260101-000003", {a.id: 100.0}, [a])
+    entries = json.loads((failed / "metrics.json").read_text())
+    entries[0]["verdict"] = "fail"
+    (failed / "metrics.json").write_text(json.dumps(entries))
+    stopped = make_run(root, "20260101-000004", {a.id: 100.0}, [a], status="interrupted", signal="SIGINT")
+    killed = make_run(root, "20260101-000005", {a.id: 100.0}, [a], status="running", finished=None, pid=2**22 + 7)
+    for run, why in ((faulty, "had FAULTS injected (degrade:*:20)"), (failed, "verdict is FAIL, not PASS"),
+                     (stopped, "did not finish (interrupted)"), (killed, "did not finish (killed)")):  # fmt: skip
+        p = baseline(str(good), str(run), "--board", "qemu_arm64", env_root=root)
+        assert p.returncode == 2 and f"{run / 'run.json'}: " in p.stderr and why in p.stderr, p.stderr
+    assert not (root / "variables/thresholds/qemu_arm64").exists()
+    assert baseline(str(good), "--board", "qemu_arm64", env_root=root).returncode == 0
+
+
+def test_virtual_and_hardware_runs_are_not_mixed_unless_forced(root):
+    a = crit("aes-128-cbc")
+    virtual = make_run(root, "20260101-000001", {a.id: 100.0}, [a])
+    hardware = make_run(root, "20260101-000002", {a.id: 120.0}, [a], virtual=False)
+    p = baseline(str(virtual), str(hardware), "--board", "qemu_arm64", env_root=root)
+    assert (
+        p.returncode == 2
+        and "will not mix virtual runs virtual/qemu_arm64/20260101-000001 with hardware runs" in p.stderr
+    )
+    p = baseline(str(virtual), str(hardware), "--board", "qemu_arm64", "--mix", "--out", str(root / "m"), env_root=root)
+    assert p.returncode == 0 and "MIXED (--mix)" in p.stderr, p.stderr
+    [c] = criteria.read(root / "m" / "openssl.csv")
+    assert c.value == 110.0 and "virtual and hardware runs mixed" in c.release

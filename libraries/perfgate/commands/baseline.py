@@ -9,6 +9,11 @@ variables/thresholds/<board>/<suite>.csv, so the suites read them like any impor
 The criteria's shape (suite, table, row, metric, unit, direction, context) comes from the runs' own criteria
 files (results/<board>/<run>/criteria/<suite>.csv), so the workloads plan exactly the commands that were measured.
 
+Only clean, finished runs make a baseline: a run with injected FAULTS, a run whose verdict is not pass (fail,
+inconclusive, or incomplete: interrupted or killed) is refused, and so are virtual and hardware runs together unless
+--mix (which the output and the thresholds' `release` then say). The record runs of `--record` are judged against
+template values that are not the board's, so their fail verdicts are ignored; FAULTS and incomplete still refuse.
+
 `--record N` makes those runs first: it runs the gate N times on the board in a record mode, with template
 criteria named in the board profile's `record:` section (rows of guide boards whose workloads the board can run;
 their published values are not used), then writes the thresholds from the N runs. See docs/custom-board.md.
@@ -57,19 +62,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", type=int, metavar="N", help="first run the gate N times in record mode")
     parser.add_argument("--lab", default="qemu", help="the lab for --record (default qemu)")
     parser.add_argument("--robot-arg", action="append", default=[], help="extra argument for robot (--record)")
+    parser.add_argument("--mix", action="store_true", help="accept virtual and hardware runs together (says so)")
 
 
 def run(args: argparse.Namespace) -> int:
     board = boards.resolve(args.board)
     runs = list(args.runs)
+    recorded: list[Path] = []
     if args.record:
-        runs += record(board, args.lab, args.record, args.robot_arg)
+        recorded = record(board, args.lab, args.record, args.robot_arg)
+        runs += recorded
     if not runs:
         raise DataError("no run directories given (and no --record N)")
+    mixed = check_runs(runs, recorded, args.mix)
+    if mixed:
+        print(f"perfgate baseline: MIXED (--mix): {mixed}", file=sys.stderr)
     samples = collect(runs, board)
     if not samples:
         raise DataError(f"the runs {', '.join(map(str, runs))} measured no criterion of {board}")
     made = thresholds(samples, runs, args.statistic)
+    if mixed:
+        made = [replace(c, release=c.release + ", virtual and hardware runs mixed") for c in made]
     for spec in args.tighten:
         made = tighten(made, spec)
     if args.scratch_root:
@@ -84,6 +97,40 @@ def run(args: argparse.Namespace) -> int:
     for suite, n in written.items():
         print(f"{out / (suite + '.csv')}: {n} criteria from {len(runs)} run(s)")
     return 0
+
+
+def check_runs(runs: list[Path], recorded: list[Path] | None = None, mix: bool = False) -> str:
+    """Refuse a run that is no clean measurement (DataError naming its run.json): injected FAULTS, not finished
+    (interrupted, killed), or a verdict other than pass (except the record runs' verdicts, judged against template
+    values); and virtual runs beside hardware runs unless `mix`. Returns how the kinds were mixed ("" if not)."""
+    from perfgate.report import rundir
+    from perfgate.report.metrics import verdict_reason
+
+    kinds: dict[bool, list[str]] = {}
+    records = {Path(r).resolve() for r in recorded or []}
+    for run_dir in runs:
+        run_dir = Path(run_dir)
+        if not (run_dir / "run.json").exists():
+            raise DataError("not a finished run (no run.json): a baseline takes only complete, clean runs", run_dir)
+        run = rundir.load(run_dir)
+        where = run_dir / "run.json"
+        if run.faults:
+            raise DataError(
+                f"this run had FAULTS injected ({run.faults}): it measured a broken board on purpose", where
+            )
+        if run.state != "finished":
+            raise DataError(f"this run did not finish ({run.state}): its verdict is INCOMPLETE", where)
+        verdict = run.verdict
+        if verdict != "pass" and run_dir.resolve() not in records:
+            raise DataError(f"this run's verdict is {verdict.upper()}, not PASS: a baseline takes only passing runs "
+                            f"({verdict_reason(run.meta, run.entries, run.never_ran())})", where)  # fmt: skip
+        kinds.setdefault(run.virtual, []).append(run.label)
+    if len(kinds) < 2:
+        return ""
+    how = f"virtual runs {', '.join(kinds[True])} with hardware runs {', '.join(kinds[False])}"
+    if not mix:
+        raise DataError(f"will not mix {how}: a virtual board says nothing about hardware (--mix to force)")
+    return how
 
 
 def collect(runs: list[Path], board: str) -> dict[str, Samples]:
@@ -279,13 +326,19 @@ def _run_dirs(results: Path) -> set[Path]:
     return {d for d in results.iterdir() if (d / "metrics.json").exists()} if results.is_dir() else set()
 
 
+def _virtual_lab(lab: str, board: str) -> bool:
+    from perfgate.board.lab import load
+
+    return load(lab, board).virtual
+
+
 def record(board: str, lab: str, n: int, robot_args: list[str]) -> list[Path]:
     """Run the gate n times on the board with its template criteria; returns the run directories."""
     import os
     import subprocess
     import tempfile
 
-    results = paths.results() / board
+    results = paths.board_results(board, _virtual_lab(lab, board))
     runs: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="perfgate-record-") as tmp:
         root = scratch_root(board, Path(tmp) / "root", templates(board))
