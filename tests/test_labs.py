@@ -104,6 +104,46 @@ def test_a_virtual_lab_cannot_claim_to_be_hardware(tmp_path, monkeypatch):
         load("bench", "am62xx_sk")
 
 
+@pytest.mark.parametrize(
+    ("change", "key", "line"),
+    [
+        (("kind: hardware", "kind: hardware\nstart: '{python} -m perfgate sim --board {board} --state {state}'"),
+         "start", 3),
+        (('  off: "relay 1 off"', '  off: "/opt/venv/bin/perfgate sim-power /run/board.json off"'), "power.off", 6),
+    ],
+)  # fmt: skip
+def test_a_hardware_lab_cannot_start_the_simulated_board(tmp_path, monkeypatch, change, key, line):
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    path = write(tmp_path, GOOD.replace(*change))
+    with pytest.raises(DataError, match=f"{key}: a kind: hardware lab cannot start or drive the simulated board") as e:
+        load("bench", "am62xx_sk")
+    assert (str(e.value.path), e.value.line) == (str(path), line)
+    write(tmp_path, GOOD.replace(*change).replace("kind: hardware", "kind: hardware\nvirtual: true"))
+    assert load("bench", "am62xx_sk").virtual  # the simulated board behind a bench-style lab, reported as virtual
+
+
+def test_a_hardware_lab_whose_script_starts_the_simulated_board_is_stopped(tmp_path, monkeypatch):
+    """A start script hides the command from the lab check; the simulated board's own state file gives it away:
+    the launcher stops it and refuses, naming the lab file."""
+    import sys
+
+    from perfgate.board.launcher import Launcher, LaunchError
+
+    monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
+    script = tmp_path / "bench-up.sh"
+    repo = Path(__file__).resolve().parents[1]  # the board data the simulated board reads
+    script.write_text(
+        f'#!/bin/sh\nPERFGATE_ROOT={repo} exec {sys.executable} -m perfgate sim --board "$1" --state "$2"\n'
+    )
+    script.chmod(0o755)
+    lab_text = GOOD.replace("kind: hardware", f"kind: hardware\nstart: '{script} {{board}} {{state}}'")
+    path = write(tmp_path, lab_text.replace("rfc2217://lab-host:7001?ign_set_control", "{state.serial}"))
+    launcher = Launcher(load("bench", "am62xx_sk"), {"board": "am62xx_sk"}, log_dir=tmp_path)
+    with pytest.raises(LaunchError, match=f"started the simulated board .*virtual: true` in {path}"):
+        launcher.start()
+    assert launcher.process is None and not launcher.alive()
+
+
 def test_templates_fill_from_the_state_file():
     import sys
 

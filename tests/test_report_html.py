@@ -96,9 +96,12 @@ def test_an_unfinished_run_is_marked(tmp_path: Path) -> None:
 
 
 def test_empty_run_renders(tmp_path: Path) -> None:
-    RunRecorder(tmp_path, META)
-    text = html.build(tmp_path).read_text()
-    assert 'id="no-criteria"' in text and "FAIL" in text
+    rec = RunRecorder(tmp_path, META)
+    text = html.build(tmp_path).read_text()  # still running: not a verdict yet
+    assert 'id="no-criteria"' in text and 'id="gate-verdict">INCOMPLETE' in text and 'id="incomplete"' in text
+    text = rec.finish().read_text()  # finished having judged nothing: never a pass
+    assert 'id="gate-verdict">FAIL' in text and "nothing was measured: no criterion was recorded" in text
+    assert 'id="incomplete"' not in text
 
 
 def test_suite_table_for_the_robot_log() -> None:

@@ -30,6 +30,8 @@ LAB_KEYS = {
     "manual_timeout", "qemu", "image", "labgrid",
 }  # fmt: skip
 POWER_WORDS = ("none", "manual")
+# a command that starts or drives perfgate's simulated board (python -m perfgate sim / sim-power / sim-pdu ...)
+SIMULATED = re.compile(r"(?:^|[\s/'\"])(?:-m\s+)?perfgate(?:\s+|\.)sim(?:-power|-pdu|\.\w+)?(?:$|[\s'\"])")
 TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|lab)(?:\.(\w+))?\}")
 
 
@@ -160,6 +162,8 @@ def validate(lab: Lab) -> None:
     start = d.get("start")
     if start is not None and not isinstance(start, (str, list)):
         raise lab.error("must be a command line (string or list)", "start")
+    if d["kind"] in HARDWARE_KINDS and not d["virtual"]:
+        refuse_simulated_board(lab)
     serial = d.get("serial")
     if not isinstance(serial, dict):
         raise lab.error("must be a mapping {port: <device path or pyserial URL>, baud: <rate>}", "serial")
@@ -231,6 +235,24 @@ def validate(lab: Lab) -> None:
     meter = d.get("power_meter")
     if meter is not None and not isinstance(meter, str):
         raise lab.error("must be a command (string) or null", "power_meter")
+
+
+def refuse_simulated_board(lab: Lab) -> None:
+    """A lab that reports hardware must not start or drive the simulated board: its runs would be filed and reported
+    as hardware. (The launcher checks the started board's own state file too.)"""
+    d = lab.data
+    commands: list[tuple[tuple[str, ...], object]] = [(("start",), d.get("start")), (("stop",), d.get("stop"))]
+    power = d.get("power")
+    if isinstance(power, dict):
+        commands += [(("power", k), power.get(k)) for k in ("on", "off", "cycle")]
+    for key, command in commands:
+        text = " ".join(map(str, command)) if isinstance(command, list) else command
+        if isinstance(text, str) and SIMULATED.search(text):
+            raise lab.error(
+                f"a kind: {d['kind']} lab cannot start or drive the simulated board ({text!r}): its runs would be "
+                "filed as hardware; use kind: sim, or say `virtual: true`",
+                *key,
+            )
 
 
 def expand(value: Any, context: dict[str, Any]) -> Any:

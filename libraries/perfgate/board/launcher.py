@@ -67,11 +67,22 @@ class Launcher:
                     self.state = {}
                 if self.state.get("serial"):
                     self.context["state_data"] = self.state
+                    self._refuse_simulated_hardware(argv)
                     return self.state
             time.sleep(0.05)
         self.stop()
         raise LaunchError(f"the {self.lab.name} board wrote no state file within {timeout:g} s: `{shlex.join(argv)}`;"
                           f" its output: {self._tail()}")  # fmt: skip
+
+    def _refuse_simulated_hardware(self, argv: list[str]) -> None:
+        """The simulated board says so in its state file: a lab that reports hardware must not have started it."""
+        if self.state.get("simulated") and not self.lab.virtual:
+            self.stop()
+            raise LaunchError(
+                f"lab {self.lab.name} is kind: {self.lab.kind} (hardware) but `{shlex.join(argv)}` started the "
+                f"simulated board (its state file says simulated): use kind: sim, or say `virtual: true` in "
+                f"{self.lab.path}"
+            )
 
     def _tail(self, n: int = 600) -> str:
         try:
