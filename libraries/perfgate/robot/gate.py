@@ -475,6 +475,7 @@ class Gate:
     def _id_in_body(self, data) -> str | None:
         for item in getattr(data, "body", ()):
             for arg in getattr(item, "args", ()):
+                arg = getattr(arg, "value", arg)  # DataDriver (Robot >= 7.0.1) passes robot.running.Argument objects
                 if isinstance(arg, str) and self._criterion(arg) is not None:
                     return arg
         return None
