@@ -5,8 +5,8 @@
 Runs `robot -v BOARD:<board> -i system suites/` (a subprocess, results in a temporary directory) and reads back:
 - the wall time of the whole run, and of the eight system suites (output.xml: suite elapsed times, setup included;
   the board's bring-up by suites/__init__.robot is not part of them);
-- the time the board spent on the workloads' commands (results/<board>/<run>/raw/<suite>/index.tsv: each command's
-  elapsed time as the gate measured it, SSH round trip included);
+- the time the board spent on the workloads' commands (results/virtual/<board>/<run>/raw/<suite>/index.tsv: each
+  command's elapsed time as the gate measured it, SSH round trip included);
 - the gate's overhead = system suites' time - commands' time, per criterion (DataDriver's test generation, parsing,
   matching, judging, the per-test keyword, the listener's metrics.json and evidence files).
 
@@ -56,7 +56,7 @@ def one_run(board: str, workdir: Path) -> dict:
             walk(s)
 
     walk(result.suite)
-    runs = sorted((workdir / "results" / board).glob("2*"))
+    runs = sorted((workdir / "results" / "virtual" / board).glob("2*"))
     commands = 0.0
     n_commands = 0
     for suite in SYSTEM:

@@ -91,7 +91,7 @@ def bench_boot(tmp: Path, n: int) -> dict:
 
 
 def bench_gate(tmp: Path) -> dict:
-    results = paths.results() / "qemu_arm64"
+    results = paths.board_results("qemu_arm64", virtual=True)
     before = {d for d in results.iterdir()} if results.is_dir() else set()
     cmd = [sys.executable, "-m", "robot", "-v", "BOARD:qemu_arm64", "-v", "LAB:qemu", "--outputdir", str(tmp / "gate"),
            "--console", "dotted", str(paths.root() / "suites")]  # fmt: skip

@@ -59,7 +59,7 @@ def test_killing_robot_leaves_no_simulated_board_behind(tmp_path):
     try:
         deadline = time.monotonic() + 60
         while pid is None and time.monotonic() < deadline:
-            for log in (tmp_path / "results").glob("*/*/sim-board.log"):
+            for log in (tmp_path / "results").glob("virtual/*/*/sim-board.log"):
                 for line in log.read_text(errors="replace").splitlines():
                     if line.startswith("{") and '"pid"' in line:
                         pid = json.loads(line)["pid"]

@@ -30,11 +30,11 @@ def test_boot_suite_am62xx_lp_sk_passes_one_test_per_published_number(tmp_path):
         status, message = r["tests"][name]
         assert status == "PASS", f"{name}: {message}\n{r['stdout'][-3000:]}"
     assert "LAB=sim: simulated board, not hardware" in r["stdout"]
-    runs = list((r["results"] / "am62xx_lp_sk").glob("*/metrics.json"))
+    runs = list((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/metrics.json"))
     assert runs, "no metrics.json"
-    serial = list((r["results"] / "am62xx_lp_sk").glob("*/serial.log"))
+    serial = list((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/serial.log"))
     assert serial and "Starting kernel" in serial[0].read_text(errors="replace")
-    raw = list((r["results"] / "am62xx_lp_sk").glob("*/raw/boot_time/boot-init_sh-*.txt"))
+    raw = list((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/raw/boot_time/boot-init_sh-*.txt"))
     assert raw and "# cycle 2" in raw[0].read_text()
     assert r["seconds"] < 120
 
@@ -82,6 +82,6 @@ def test_boot_survives_garbage_on_the_line(tmp_path):
 
 def test_run_json_says_virtual(tmp_path):
     r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], BOOT_CYCLES="1")
-    run = next((r["results"] / "am62xx_lp_sk").glob("*/run.json"))
+    run = next((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/run.json"))
     meta = json.loads(run.read_text())
     assert meta.get("virtual") is True and meta.get("lab") == "sim", meta

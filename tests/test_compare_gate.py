@@ -37,7 +37,7 @@ def test_a_degraded_release_is_caught_everywhere(tmp_path: Path, monkeypatch: py
     results = tmp_path / "results"
     assert _gate(tmp_path, results) == 0
     assert _gate(tmp_path, results, "--variable", "FAULTS:degrade:am62xx_sk.stream.*:30") == 4
-    runs = sorted((results / "am62xx_sk").glob("2*"))
+    runs = sorted((results / "virtual" / "am62xx_sk").glob("2*"))
     assert len(runs) == 2
     bad = json.loads((runs[1] / "metrics.json").read_text())
     assert sorted(e["name"] for e in bad) == ["add (MB/s)", "copy (MB/s)", "scale (MB/s)", "triad (MB/s)"]

@@ -143,7 +143,7 @@ def test_a_killed_gate_gives_its_place_back(rig: Rig, tmp_path: Path) -> None:
         time.sleep(0.2)
     print(f"sim-2 free {time.monotonic() - killed:.1f} s after SIGKILL")
     assert rig.reservations() == []
-    guard_log = next((tmp_path / "results").glob(f"{BOARD}/*/farm-guard.log")).read_text()
+    guard_log = next((tmp_path / "results").glob(f"virtual/{BOARD}/*/farm-guard.log")).read_text()
     assert f"gate {gate.pid} is gone" in guard_log and "sim-2 released" in guard_log, guard_log
 
 

@@ -75,7 +75,7 @@ def test_board_behind_ser2net_with_external_power(tmp_path, monkeypatch):
         for name in r["suites"]["Dhrystone"]:  # over SSH to the discovered address
             assert r["tests"][name][0] == "PASS", r["tests"][name]
         assert "LAB=bench: virtual board (the lab says so), not hardware" in r["stdout"]
-        serial = next((r["results"] / "am62xx_lp_sk").glob("*/serial.log")).read_text(errors="replace")
+        serial = next((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/serial.log")).read_text(errors="replace")
         assert "Hit any key to stop autoboot" in serial and "login:" in serial
     finally:
         if ser2net:

@@ -95,7 +95,7 @@ def test_three_simulated_boards_with_pabot(tmp_path: Path, monkeypatch: pytest.M
     assert [s.name for s in merged.suites] == BOARDS, p.stdout[-3000:]
     assert p.returncode == min(merged.statistics.failed, 250)
     for b in BOARDS:
-        runs = sorted((results / b).glob("2*"))
+        runs = sorted((results / "virtual" / b).glob("2*"))
         assert len(runs) == 1, f"{b}: {runs}"
         for f in ("run.json", "metrics.json", "summary.csv", "comparison.html", "output.xml", "log.html"):
             assert (runs[0] / f).exists(), f"{b}: no {f}"

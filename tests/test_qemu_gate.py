@@ -38,7 +38,7 @@ def recorded() -> list:
 
 
 def gate(out: Path, root: Path | None = None) -> tuple[subprocess.CompletedProcess, list[dict]]:
-    results = paths.results() / BOARD
+    results = paths.board_results(BOARD, virtual=True)  # the QEMU board is virtual
     before = set(results.iterdir()) if results.is_dir() else set()
     env = dict(os.environ)
     suites = paths.root() / "suites"
