@@ -35,7 +35,7 @@ def test_one_board_judged_at_two_releases(tmp_path: Path, monkeypatch: pytest.Mo
     assert new.returncode == 0, new.stdout[-2000:]
     assert "judged against release 11.02 (the newest that publishes numbers for the board)" in new.stdout
 
-    runs = sorted((results / "j7200_evm").glob("2*"))
+    runs = sorted((results / "virtual" / "j7200_evm").glob("2*"))
     assert len(runs) == 2
     metas = [json.loads((r / "run.json").read_text()) for r in runs]
     assert [m["release"] for m in metas] == ["09.01.00", "11.02"]
