@@ -64,11 +64,18 @@ def test_robot_killed_halfway(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("PERFGATE_RESULTS", str(results))
     r = rundir.load(run)
     assert (r.state, r.verdict) == ("killed", "incomplete") and len(r.never_ran()) > 100
-    assert cli.main(["report", str(run), "--history"]) == 0
+    assert cli.main(["report", str(run)]) == 0
     page = (run / "comparison.html").read_text()
     assert 'id="incomplete"' in page and 'id="virtual-banner"' in page and 'id="never-ran"' in page
     assert 'id="gate-verdict">INCOMPLETE<' in page and "killed: its process ended without finishing the run" in page
-    (rec,) = history.read(results / "virtual" / "am62xx_sk" / "history.jsonl").runs
-    assert (rec["status"], rec["verdict"], rec["never_ran"]) == ("killed", "incomplete", len(r.never_ran()))
     assert cli.main(["baseline", str(run), "--board", "am62xx_sk", "--out", str(tmp_path / "b")]) == 2
     assert not (tmp_path / "b").exists()
+
+    # the board's next run files the killed one in the history, as INCOMPLETE (killed)
+    nxt = subprocess.run([*cmd[:-1], "--suite", "Suites.System.Stream", cmd[-1]], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    assert nxt.returncode == 0 and f"an earlier run was killed before it finished: {run}" in nxt.stdout, nxt.stdout
+    killed, latest = history.read(results / "virtual" / "am62xx_sk" / "history.jsonl").runs
+    assert (killed["run"], killed["status"], killed["verdict"]) == (run.name, "killed", "incomplete")
+    assert killed["never_ran"] == len(r.never_ran()) and (latest["status"], latest["verdict"]) == ("finished", "pass")
+    assert json.loads((run / "run.json").read_text())["status"] == "killed"

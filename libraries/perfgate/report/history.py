@@ -17,7 +17,7 @@ from pathlib import Path
 
 from perfgate import paths
 from perfgate.report import rundir
-from perfgate.report.metrics import counts, run_state, run_verdict, verdict_reason
+from perfgate.report.metrics import RUN_JSON, counts, run_state, run_verdict, update_meta, verdict_reason
 
 HISTORY = "history.jsonl"
 KEPT = ("suite", "name", "unit", "measured", "published", "direction", "tolerance", "verdict")
@@ -88,3 +88,21 @@ def read(path: Path) -> History:
             by_run[rec["run"]] = rec
     h.runs = sorted(by_run.values(), key=lambda r: (str(r.get("started") or ""), r["run"]))
     return h
+
+
+def sweep_killed(board_dir: Path) -> list[Path]:
+    """Runs in board_dir whose robot was killed (run.json still says `running`, its process is gone): mark them
+    `killed` in run.json and add them to the history as INCOMPLETE, so a killed run is never silently missing.
+    The gate calls this when it opens a run; returns the runs it swept."""
+    swept = []
+    for run_dir in rundir.runs_of(Path(board_dir)):
+        try:
+            meta = json.loads((run_dir / RUN_JSON).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(meta, dict) or meta.get("status") != "running" or run_state(meta) != "killed":
+            continue
+        update_meta(run_dir, {"status": "killed", "verdict": "incomplete"})
+        append(run_dir)
+        swept.append(run_dir)
+    return swept

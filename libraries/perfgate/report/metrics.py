@@ -133,7 +133,7 @@ def run_state(meta: dict) -> str:
     still alive) or `killed` (run.json still says running but its process is gone, or a run.json of a version
     that wrote no status and no finish time)."""
     status = meta.get("status")
-    if status in ("finished", "interrupted"):
+    if status in ("finished", "interrupted", "killed"):  # killed: marked by history.sweep_killed
         return status
     if status is None:
         return "finished" if meta.get("finished") else "killed"

@@ -191,6 +191,7 @@ class Gate:
 
         self.recorder = RunRecorder(self.run_dir, meta)
         self._watch_signals()
+        self._sweep_killed_runs()
         bi = BuiltIn()
         bi.set_global_variable("${BOARD_NAME}", self.board)
         bi.set_global_variable("${RELEASE_NAME}", self.selection.label)
@@ -307,8 +308,12 @@ class Gate:
         from perfgate.report.metrics import nothing_measured, nothing_measured_message
 
         entries = self.recorder.entries if self.recorder is not None else []
-        if nothing_measured(entries):
-            raise AssertionError(nothing_measured_message(entries))
+        if not nothing_measured(entries):
+            return
+        if not entries and self._selected:
+            raise AssertionError(f"nothing was measured: the selected suites ({', '.join(self._selected)}) publish "
+                                 f"no number for {self.board}")  # fmt: skip
+        raise AssertionError(nothing_measured_message(entries))
 
     def _finish(self) -> Path:
         assert self.recorder is not None
@@ -343,6 +348,17 @@ class Gate:
                 c = self._criterion(cid)
                 by_suite[c.suite if c else "?"] = by_suite.get(c.suite if c else "?", 0) + 1
             logger.console("perfgate: never ran: " + ", ".join(f"{s} ({n})" for s, n in by_suite.items()))
+
+    def _sweep_killed_runs(self) -> None:
+        """Earlier runs of this board and kind whose robot was killed go into the history as INCOMPLETE now."""
+        from perfgate.report import history
+
+        assert self.run_dir is not None
+        try:
+            for run in history.sweep_killed(self.run_dir.parent):
+                logger.console(f"perfgate: an earlier run was killed before it finished: {run} (INCOMPLETE)")
+        except Exception as e:  # the new run must not suffer from an old one
+            logger.warn(f"could not check earlier runs for killed ones: {e}")
 
     def _watch_signals(self) -> None:
         """Note which signal stops the run (Robot's own handler still does the stopping: this one only chains)."""
