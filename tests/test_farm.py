@@ -147,6 +147,57 @@ def test_a_killed_gate_gives_its_place_back(rig: Rig, tmp_path: Path) -> None:
     assert f"gate {gate.pid} is gone" in guard_log and "sim-2 released" in guard_log, guard_log
 
 
+def test_an_interrupted_gate_gives_its_place_back_in_its_teardown(rig: Rig, tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT): robot stops gracefully, the suite teardown's Close Lab releases the place itself and stops
+    the guard, which then gives nothing back."""
+    lab = rig.lab_file(tmp_path / "int.yaml", place="sim-1", wait=60)
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--console", "none",
+            "-v", f"BOARD:{BOARD}", "-v", f"LAB:{lab}", "--suite", SUITE, str(ROOT / "suites")]  # fmt: skip
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp_path / "results")}
+    gate = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not next((tmp_path / "results").glob(f"{BOARD}/*/serial.log"), None):  # the place's console is open
+            assert gate.poll() is None and time.monotonic() < deadline, "the gate never opened sim-1's console"
+            time.sleep(0.2)
+        assert rig.state()["sim-1"][0].endswith(f".perfgate-{gate.pid}")
+        gate.send_signal(signal.SIGINT)
+        gate.wait(60)
+    finally:
+        if gate.poll() is None:
+            gate.kill()
+            gate.wait(10)
+    assert gate.returncode != 0, "an interrupted gate must not pass"
+    assert rig.state()["sim-1"] == (None, None), rig.state()
+    assert rig.reservations() == []
+    messages = ExecutionResult(str(tmp_path / "out" / "output.xml")).suite
+    _, _, text = _held(messages)
+    assert "released sim-1" in text
+    guard_log = next((tmp_path / "results").glob(f"{BOARD}/*/farm-guard.log")).read_text()
+    assert "is gone" not in guard_log, guard_log  # the gate gave the place back itself
+
+
+def test_a_gate_waits_for_a_busy_place_at_most_its_wait(rig: Rig) -> None:
+    """No place frees in time: the reservation is cancelled and the error names the place and who holds it."""
+    from perfgate.farm.client import Farm, FarmError
+
+    said: list[str] = []
+    with Farm(rig.coordinator, owner="localhost/holder") as holder:
+        place = holder.take({"name": "sim-2"}, 10)
+        try:
+            with Farm(rig.coordinator, say=said.append) as farm:
+                start = time.monotonic()
+                with pytest.raises(FarmError, match=r"no place matching name=sim-2 became free within 3 s .*"
+                                   r"sim-2 acquired by localhost/holder.*cancelled"):  # fmt: skip
+                    farm.take({"name": "sim-2"}, 3)
+                assert 3 <= time.monotonic() - start < 10
+            assert any(s.startswith("waiting for a place matching name=sim-2") for s in said), said
+            assert [r.owner for r in rig.reservations()] == ["localhost/holder"]  # ours is gone, the holder's stays
+        finally:
+            holder.give_back(place)
+    assert rig.state()["sim-2"] == (None, None) and rig.reservations() == []
+
+
 def test_a_later_gate_frees_a_place_left_by_a_dead_one(rig: Rig) -> None:
     """No guard (it died too): the place stays acquired - labgrid places have no lease - until the next gate on
     this host sweeps it."""

@@ -171,8 +171,8 @@ class Farm:
         except grpc.aio.AioRpcError as e:
             raise FarmError(f"labgrid coordinator {self.address}: {what}: {e.details()}") from None
         except Exception as e:  # labgrid's own errors (ServerError: could not connect...)
-            if isinstance(e, FarmError):
-                raise
+            if isinstance(e, FarmError) or type(e).__module__.startswith("robot."):
+                raise  # robot's "Execution terminated by signal" (Ctrl-C) stays what it is
             raise FarmError(f"labgrid coordinator {self.address}: {what}: {e}") from None
 
     def sync(self) -> None:
@@ -311,8 +311,11 @@ class Farm:
         token, name, waited = self.reserve(filters, wait)
         try:
             place = self.acquire(name, token)
-        except BaseException:
-            self.cancel(token)
+        except BaseException:  # an error, robot's Ctrl-C: give back what the acquire may already have taken
+            with contextlib.suppress(Exception):
+                self.release(name)
+            with contextlib.suppress(Exception):
+                self.cancel(token)
             raise
         place.waited = waited
         return place

@@ -69,8 +69,13 @@ def take(coordinator: str | None, filters: dict[str, str], wait: float, *, power
             f"{wait:g} s)")  # fmt: skip
         place = farm.take(filters, wait)
     except BaseException:
-        farm.close()
-        guard.stop(watcher)
+        try:  # nothing may stay held: only when that is sure does the guard go (else it acts when the gate dies)
+            guard.give_back_all(farm, farm.owner)
+            guard.stop(watcher)
+        except Exception:  # the guard stays, and gives back what is held when the gate dies
+            pass
+        finally:
+            farm.close()
         raise
     lease = Lease(farm, place, guard=watcher, power_delay=power_delay)
     waited = f" after waiting {place.waited:.0f} s" if place.waited >= 1 else ""
