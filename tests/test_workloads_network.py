@@ -199,3 +199,29 @@ def test_a_labs_per_board_workload_settings_apply_over_the_lab_and_the_profile()
     assert network.settings("ethernet", {"name": "am62xx_sk"}, lab)["interface"] == "eth1"
     assert network.settings("ethernet", {"name": "am64xx_evm"}, lab)["interface"] == "eth2"
     assert network.settings("ethernet", {"name": "am64xx_evm"}, SIM_LAB)["interface"] == "eth0"
+
+
+def test_udp_throughput_counted_as_frames_is_decided_from_the_guide_s_own_numbers() -> None:
+    """linux-12.00.00-am62x.rst:554 `"64","","38.06","74",...`: 38.06 Mbit/s = 74 kpps x 64-byte frames, not x 18-byte
+    datagrams (10.7); linux-10.00-am62x.rst:605 `"64","18.00","15.01","104.00",...`: 15.01 = 104 kpps x 18 bytes."""
+    conf = network.settings("ethernet", {}, SIM_LAB)
+    new = [c for c in criteria.load("am62xx_lp_sk", "ethernet", release="12.00.00")
+           if c.table == "CPSW2g UDP Egress Throughput 0 loss" and c.row == "64"]  # fmt: skip
+    old = [c for c in criteria.load("am62xx_lp_sk", "ethernet", release="10.00")
+           if c.table == "CPSW2g UDP Egress Throughput 0 loss" and c.row == "64"]  # fmt: skip
+    assert ethernet.frames(new, conf) == {(new[0].table, "64", "")}
+    assert ethernet.frames(old, conf) == set()
+    (m,) = ethernet.groups(new, conf)[0]
+    assert (m.datagram, m.frame) == (18, 64)
+
+
+@pytest.mark.parametrize("board", ["am62xx_sk", "j784s4_evm"])  # am64xx_evm: ICSSG tables, see guides.md
+def test_newest_release_ethernet_measured_near_published(board: str) -> None:
+    """The SDK 11-12 tables (throughput per frame) end to end: what the tool prints (datagram bytes) comes back as
+    the guide's number."""
+    ctx = context(ethernet.WORKLOAD, board, "ethernet", release=criteria.default_release(board))
+    m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    assert not m.missing, m.missing
+    for c in ctx.criteria:
+        assert abs(m.values[c.id] - c.value) <= 0.06 * max(abs(c.value), 1.0), (c.name, c.value, m.values[c.id])
+    assert any("counted as whole frames" in n for n in ctx.notes)

@@ -36,6 +36,7 @@ class Measure:
     kind: str  # tcp | tcp_pacing | udp_zero | udp_loss | iperf_udp | iperf_tcp | iperf_tcp_pacing
     direction: str = "both"  # both | egress | ingress
     datagram: int = 0  # UDP payload bytes; TCP window (KB) for the iperf TCP tables
+    frame: int = 0  # the frame size when the guide's UDP throughput counts whole frames, not datagrams (see frames())
 
     @property
     def label(self) -> str:
@@ -43,7 +44,35 @@ class Measure:
         return f"{self.kind}-{self.direction}{size}".replace("_", "-")
 
 
-def classify(c: Criterion, conf: dict) -> tuple[Measure, str] | str:
+def frames(criteria: list[Criterion], conf: dict) -> set[tuple[str, str, str]]:
+    """The UDP table rows (table, row, context) whose published throughput counts whole Ethernet frames: TI's
+    tables print THROUGHPUT beside Packets Per Second, and in some (all of SDK 11-12, some of 09-10) THROUGHPUT is
+    kPPS x frame size x 8 rather than kPPS x datagram x 8. Decided from the row's own two published numbers; iperf
+    and netperf report datagram bytes, so such a row's measured throughput is scaled by frame / datagram."""
+    by_row: dict[tuple[str, str, str], dict[str, float]] = {}
+    for c in criteria:
+        if "udp" in net.norm(c.table):
+            key = net.metric_key(c)
+            if key in (net.THROUGHPUT, net.KPPS):
+                by_row.setdefault((c.table, c.row, c.context), {})[key] = c.value
+    out = set()
+    overhead = int(conf.get("frame_overhead", 46))
+    for (table, row, context), got in by_row.items():
+        try:
+            frame = float(row)
+        except ValueError:
+            continue
+        tp, kpps = got.get(net.THROUGHPUT), got.get(net.KPPS)
+        if not tp or not kpps or frame <= overhead:
+            continue
+        as_frames = kpps * 1e3 * frame * 8 / 1e6
+        as_datagrams = kpps * 1e3 * (frame - overhead) * 8 / 1e6
+        if abs(tp / as_frames - 1) < 0.1 and abs(tp / as_datagrams - 1) >= 0.1:
+            out.add((table, row, context))
+    return out
+
+
+def classify(c: Criterion, conf: dict, framed: set[tuple[str, str, str]] | None = None) -> tuple[Measure, str] | str:
     """(measurement, parser metric) of a criterion, or the reason it cannot be measured."""
     table = net.norm(c.table)
     key = net.metric_key(c)
@@ -72,13 +101,15 @@ def classify(c: Criterion, conf: dict) -> tuple[Measure, str] | str:
             except ValueError:
                 return f"no UDP datagram size for frame {c.row!r}"
         kind = "udp_loss" if "possible loss" in table else "udp_zero"
-        return Measure(kind, direction, int(float(datagram))), key
+        frame = int(float(c.row)) if (c.table, c.row, c.context) in (framed or set()) else 0
+        return Measure(kind, direction, int(float(datagram)), frame), key
     return f"table {c.table!r} is neither a TCP nor a UDP table"
 
 
 def groups(criteria: list[Criterion], conf: dict) -> tuple[dict[Measure, dict[str, list[str]]], dict[str, str]]:
     """Criteria grouped by measurement (parser metric -> ids), and the reasons for those that fit none."""
-    return net.grouped(criteria, lambda c: classify(c, conf))
+    framed = frames(criteria, conf)
+    return net.grouped(criteria, lambda c: classify(c, conf, framed))
 
 
 ORDER = {"tcp": 0, "tcp_pacing": 1, "iperf_tcp": 2, "iperf_tcp_pacing": 3, "udp_loss": 4, "iperf_udp": 5,
@@ -115,6 +146,17 @@ class Ethernet(Workload):
                 run.measure(m, measures[m])
         finally:
             run.close()
+        scaled = 0
+        for m, keys in measures.items():
+            if not m.frame or not m.datagram:
+                continue
+            for cid in keys.get(net.THROUGHPUT, []):
+                if cid in out.values:
+                    out.values[cid] = round(out.values[cid] * m.frame / m.datagram, 4)
+                    scaled += 1
+        if scaled:
+            ctx.note(f"{scaled} UDP throughputs counted as whole frames (frame / datagram bytes), as the guide's "
+                     "THROUGHPUT and Packets Per Second show for those rows")  # fmt: skip
         used: dict[str, int] = {}
         for tool in out.tools.values():
             used[tool] = used.get(tool, 0) + 1

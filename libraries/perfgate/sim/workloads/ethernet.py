@@ -21,6 +21,8 @@ def expected(wl: Ethernet, command: str, criteria: list[Criterion], profile: dic
         if not _answers(m, kind, direction, datagram, limited):
             continue
         values = net.published(keys, criteria)
+        if m.frame and m.datagram and net.THROUGHPUT in values:  # the tool prints datagram bytes
+            values[net.THROUGHPUT] = values[net.THROUGHPUT] * m.datagram / m.frame
         if tool == "netperf" and direction == "ingress" and net.CPU in values:
             values[net.REMOTE_CPU] = values.pop(net.CPU)  # the DUT is netperf's remote end
         return Expected(tool=tool, values=values)
