@@ -1,6 +1,7 @@
-"""`python -m perfgate <command>`. Each command lives in perfgate.commands.<module> (or the full module path given
-here: the simulated board's and the simulated PDU's own commands live in perfgate.sim, which nothing else outside
-perfgate.sim may import) with `add_arguments(parser)` and `run(args) -> int`, imported only when it is used."""
+"""`perfgate <command>` (the console script) or `python -m perfgate <command>`. Each command lives in
+perfgate.commands.<module> (or the full module path given here: the simulated board's and the simulated PDU's own
+commands live in perfgate.sim, which nothing else outside perfgate.sim may import) with `add_arguments(parser)` and
+`run(args) -> int`, imported only when it is used."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import argparse
 import importlib
 import sys
 
+from perfgate import __version__
 from perfgate.errors import PerfgateError
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -27,8 +29,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def _prog() -> str:
+    """`perfgate` when run as the console script, `python -m perfgate` otherwise (what the user typed)."""
+    name = sys.argv[0].rsplit("/", 1)[-1] if sys.argv and sys.argv[0] else ""
+    return "perfgate" if name == "perfgate" else "python -m perfgate"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m perfgate", description=__doc__)
+    parser = argparse.ArgumentParser(prog=_prog(), description=__doc__)
+    parser.add_argument("--version", action="version", version=f"perfgate {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
     argv = sys.argv[1:] if argv is None else argv
     wanted = argv[0] if argv and not argv[0].startswith("-") else None
