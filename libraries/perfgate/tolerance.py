@@ -137,14 +137,26 @@ def _scope(data: dict, path: Path, text: str, prefix: str) -> _Scope:
                 raise DataError(f"{where}: bad regex for {f}: {e}", path, line) from None
         if not pats:
             raise DataError(f"{where}: a class needs at least one 'match' field", path, line)
+        tline = _line_after(text, line, "tolerance")
         s.classes.append(
-            _Class(str(k["name"]), pats, _tol(k["tolerance"], f"{prefix}class {k['name']}", path, line, where))
-        )
+            _Class(str(k["name"]), pats, _tol(k["tolerance"], f"{prefix}class {k['name']}", path, tline,
+                                              f"{where}.tolerance"))
+        )  # fmt: skip
     for glob, v in (data.get("ids") or {}).items():
         s.ids.append(
             (str(glob), _tol(v, f"{prefix}ids {glob}", path, _line_of(text, str(glob)), f"{prefix}ids.{glob}"))
         )
     return s
+
+
+def _line_after(text: str, start: int | None, key: str) -> int | None:
+    """The first line at or after `start` where `key:` is written (a class's own `tolerance:`)."""
+    if start is None:
+        return None
+    for i, ln in enumerate(text.splitlines()[start - 1 :], start):
+        if re.match(rf"\s*-?\s*['\"]?{re.escape(key)}['\"]?\s*:", ln):
+            return i
+    return start
 
 
 def _line_of_class(text: str, name: str) -> int | None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from perfgate import paths
+from perfgate import address, paths
 from perfgate.datafile import load_mapping, merge
 from perfgate.errors import DataError
 from perfgate.farm import labdata
@@ -27,8 +27,9 @@ HARDWARE_KINDS = ("hardware", "labgrid")  # kinds that may be real boards
 LAB_KEYS = {
     "name", "kind", "virtual", "description", "serial", "power", "login", "ssh", "tester", "has", "storage",
     "power_meter", "boards", "start", "start_options", "ready_timeout", "stop", "min_timeout", "timeouts",
-    "manual_timeout", "qemu", "image", "labgrid",
+    "manual_timeout", "qemu", "image", "labgrid", "workloads", "duration",
 }  # fmt: skip
+SECONDS_KEYS = ("ready_timeout", "min_timeout", "manual_timeout", "duration")  # a positive number of seconds each
 POWER_WORDS = ("none", "manual")
 # a command that starts or drives perfgate's simulated board (python -m perfgate sim / sim-power / sim-pdu ...)
 SIMULATED = re.compile(r"(?:^|[\s/'\"])(?:-m\s+)?perfgate(?:\s+|\.)sim(?:-power|-pdu|\.\w+)?(?:$|[\s'\"])")
@@ -232,6 +233,14 @@ def validate(lab: Lab) -> None:
     for board, over in d["boards"].items():
         if not isinstance(over, dict):
             raise lab.error("per-board overrides must be a mapping", "boards", board)
+    _check_seconds(lab)
+    _check_addresses(lab)
+    workloads = d.get("workloads") or {}
+    if not isinstance(workloads, dict):
+        raise lab.error("must be a mapping of suite names to their settings", "workloads")
+    for suite, conf in workloads.items():
+        if not isinstance(conf, dict):
+            raise lab.error("a suite's workload settings must be a mapping", "workloads", suite)
     meter = d.get("power_meter")
     if meter is not None and not isinstance(meter, str):
         raise lab.error("must be a command (string) or null", "power_meter")
@@ -255,17 +264,56 @@ def refuse_simulated_board(lab: Lab) -> None:
             )
 
 
-def expand(value: Any, context: dict[str, Any]) -> Any:
+def _seconds(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 < value < float("inf") else None
+
+
+def _check_seconds(lab: Lab) -> None:
+    """Every timeout and duration is a positive number of seconds (`90`, not `90s`), under a name the gate knows."""
+    from perfgate.board.strategy import TIMEOUTS  # the waits the board strategy has
+
+    d = lab.data
+    for key in SECONDS_KEYS:
+        if d.get(key) is not None and _seconds(d[key]) is None:
+            raise lab.error(f"must be a positive number of seconds (like 90), not {d[key]!r}", key)
+    for name, value in d["timeouts"].items():
+        if str(name) not in TIMEOUTS:
+            raise lab.error(f"unknown timeout (known: {', '.join(TIMEOUTS)})", "timeouts", name)
+        if _seconds(value) is None:
+            raise lab.error(f"must be a positive number of seconds (like 90), not {value!r}", "timeouts", name)
+    power = d["power"]
+    if isinstance(power, dict) and power.get("timeout") is not None and _seconds(power["timeout"]) is None:
+        raise lab.error(f"must be a positive number of seconds (like 30), not {power['timeout']!r}", "power", "timeout")
+
+
+def _check_addresses(lab: Lab) -> None:
+    """The addresses the gate puts into commands: an IP address or a host name (or the lab's keywords)."""
+    ssh = lab.data["ssh"]["address"]
+    if ssh != "discover" and not TEMPLATE.fullmatch(ssh.strip()) and not address.valid(ssh):
+        raise lab.error(f"must be an IP address, a host name or `discover`, not {ssh!r}", "ssh", "address")
+    tester = lab.data["tester"]["address"]
+    if tester != "host" and not TEMPLATE.fullmatch(tester.strip()) and not address.valid(tester):
+        raise lab.error(f"must be an IP address, a host name or `host`, not {tester!r}", "tester", "address")
+
+
+def expand(value: Any, context: dict[str, Any], quote: bool = False) -> Any:
     """Fill {python}, {board}, {state}, {state.<key>}, {sim_speed}, {faults}, {sim_seed} into strings.
-    A leading bare `python` in a command becomes this interpreter, so commands run in the gate's environment."""
+    A leading bare `python` in a command becomes this interpreter, so commands run in the gate's environment.
+    `quote`: the strings are shell commands (power, stop): every value filled in is shell-quoted."""
     if isinstance(value, dict):
-        return {k: expand(v, context) for k, v in value.items()}
+        return {k: expand(v, context, quote) for k, v in value.items()}
     if isinstance(value, list):
-        return [expand(v, context) for v in value]
+        return [expand(v, context, quote) for v in value]
     if not isinstance(value, str):
         return value
 
     def one(m: re.Match) -> str:
+        text = _value(m)
+        return shlex.quote(text) if quote and text else text
+
+    def _value(m: re.Match) -> str:
         name, sub = m.group(1), m.group(2)
         if name == "python":
             return sys.executable

@@ -99,7 +99,7 @@ class Launcher:
             return None
         stop = self.lab.data.get("stop")
         if stop and p.poll() is None:
-            subprocess.run(expand(stop, self.context), shell=True, timeout=timeout, check=False)
+            subprocess.run(expand(stop, self.context, quote=True), shell=True, timeout=timeout, check=False)
         if p.poll() is None:
             p.send_signal(signal.SIGTERM)
             try:

@@ -93,7 +93,7 @@ class Board:
     def _power_from_lab(self) -> PowerDriver:
         mode = self.lab.power_mode
         if mode == "command":
-            return CommandPower(expand(self.lab.data["power"], self.context), timeout=self.timeouts.power)
+            return CommandPower(expand(self.lab.data["power"], self.context, quote=True), timeout=self.timeouts.power)
         if mode == "manual":
             return ManualPower(self.lab.name)
         return SoftPower(self._soft_reset)

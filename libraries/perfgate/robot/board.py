@@ -20,7 +20,7 @@ from robot.api import logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 
-from perfgate import boards
+from perfgate import boards, runvars
 from perfgate.board.console import Console
 from perfgate.board.lab import Lab, expand, load
 from perfgate.board.launcher import Launcher
@@ -68,11 +68,11 @@ class Board:
             self.name = boards.resolve(board)
             self.lab = load(_text(lab), self.name)
             self.profile = merge(boards.profile(self.name), self.lab.profile_overrides)
-        except UnknownBoard as e:
-            logger.console(f"perfgate: {e}")
-            logger.error(str(e))
+        except UnknownBoard as e:  # said on the console, and the run stops
+            logger.error(f"perfgate: {e}")
             BuiltIn().fatal_error(str(e))
-        except PerfgateError as e:
+        except PerfgateError as e:  # a broken lab file: on the console once, and every test fails with it
+            logger.error(f"perfgate: {e}")
             raise AssertionError(str(e)) from None
         if not _text(lab):
             logger.console(f"perfgate: no LAB given: using the built-in lab `{self.lab.name}`")
@@ -106,9 +106,19 @@ class Board:
         out_dir = Path(_text(_var("RUN_DIR")) or _text(_var("OUTPUT DIR")) or ".")
         self.transcript = out_dir / "serial.log"
         speed = 1.0
+        start = str(self.lab.data.get("start_options") or self.lab.data.get("start") or "")
+        if context["faults"] and "{faults}" not in start:
+            message = (f"variable FAULTS: LAB={self.lab.name} cannot inject faults (only the simulated board can), "
+                       f"so {context['faults']!r} would match nothing")  # fmt: skip
+            logger.error(f"perfgate: {message}")
+            raise AssertionError(message)
         if self.lab.launched:
             self.launcher = Launcher(self.lab, context, log_dir=out_dir)
-            state = self.launcher.start()
+            try:
+                state = self.launcher.start()
+            except AssertionError as e:  # the board process refused its input (FAULTS) or died: said once, loud
+                logger.error(f"perfgate: {e}")
+                raise
             context = self.launcher.context
             speed = float(state.get("speed") or (context["sim_speed"] or 1))
             logger.info(f"started the {self.lab.name} board: `{' '.join(self.launcher.command())}`; state {state}")
@@ -334,9 +344,10 @@ class Board:
         variant = command.split()[-1] if command.split() else "default"
         if variant not in ("default", "init_sh"):
             raise AssertionError(f"unknown boot variant in {command!r} (default, init_sh)")
-        cycles = int(_text(_var("BOOT_CYCLES")) or 3)
-        if cycles < 1:
-            raise AssertionError(f"BOOT_CYCLES must be at least 1, not {cycles}")
+        try:
+            cycles = runvars.whole("BOOT_CYCLES", _var("BOOT_CYCLES"), 3)
+        except PerfgateError as e:
+            raise AssertionError(str(e)) from None
         note = f"boot time ({variant}) over {cycles} boot cycles (BOOT_CYCLES; the guides used 20)"
         logger.info(note)
         if cycles < 20:
@@ -344,6 +355,12 @@ class Board:
         with self._logged(command) as b:
             text = b.boot_capture(variant, cycles)
         return text
+
+    def board_address(self) -> str:
+        """The board's address as the gate knows it: learned once (bring-up) and reused, so that nothing is typed
+        on the console per test; learned now only when it is not known yet."""
+        b = self._board()
+        return b.address or self.learn_board_address()
 
     def tester_address(self) -> str:
         """The network peer as the board sees it (lab `tester.address`; `host`: this host's address towards it)."""

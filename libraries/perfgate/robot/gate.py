@@ -23,7 +23,7 @@ from robot.api import SkipExecution, logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 
-from perfgate import boards, criteria, paths, waivers
+from perfgate import boards, criteria, paths, runvars, waivers
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tolerance import Policy
@@ -89,7 +89,7 @@ class _Context:
 
     def board_address(self) -> str:
         """The board's address as the tester sees it (learned from the console, or the lab's)."""
-        return self._gate.board_library().learn_board_address()
+        return self._gate.board_library().board_address()
 
     def note(self, message: str) -> None:
         logger.info(f"{self.suite}: {message}", also_console=False)
@@ -144,26 +144,17 @@ class Gate:
         try:
             self.board = boards.resolve(board)
             self.selection = criteria.select(self.board, _str_or_none(_var("RELEASE")))
-        except PerfgateError as e:
-            logger.console(f"perfgate: {e}")
-            logger.error(str(e))
-            BuiltIn().fatal_error(str(e))
-        # the simulated board (a child process) draws its numbers around the same release's published values
-        os.environ["PERFGATE_RELEASE"] = self.selection.label
-        self.profile = boards.profile(self.board)
-        self.virtual = bool(virtual)
-        self.repeat = int(_var("REPEAT", 1) or 1)
-        self.aggregate = str(_var("AGGREGATE", "best")).lower()
-        if self.aggregate not in ("best", "median"):
-            BuiltIn().fatal_error(f"AGGREGATE must be best or median, not {self.aggregate!r}")
-        self.on_missing_tool = str(_var("ON_MISSING_TOOL", "fail")).lower()
-        try:
+            self.profile = boards.profile(self.board)
+            self._check_variables()
             self.policy = Policy.load(
                 tolerance=_str_or_none(_var("TOLERANCE")), tolerances=_str_or_none(_var("TOLERANCES"))
             )
             self.waivers = waivers.load()
         except PerfgateError as e:
-            BuiltIn().fatal_error(str(e))
+            bad_input(e)
+        # the simulated board (a child process) draws its numbers around the same release's published values
+        os.environ["PERFGATE_RELEASE"] = self.selection.label
+        self.virtual = bool(virtual)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         self.run_dir = _unique(paths.board_results(self.board, self.virtual) / stamp)
         self.criteria_dir = self.run_dir / "criteria"
@@ -225,7 +216,13 @@ class Gate:
             result.measured.missing = dict.fromkeys(result.criteria, f"perfgate has no workload for suite {suite!r}")
             self._judge_all(result)
             return
-        reason = workload.applicable(crits, self.profile, self.lab)
+        try:
+            reason = workload.applicable(crits, self.profile, self.lab)
+        except PerfgateError as e:  # a broken settings file: this suite fails with the reason, the run goes on
+            logger.error(f"perfgate: {suite}: {e}")
+            result.measured.missing = dict.fromkeys(result.criteria, f"bad input: {e}")
+            self._judge_all(result)
+            return
         if reason:
             result.skip_reason = reason
             logger.info(f"{suite}: skipped: {reason}")
@@ -237,6 +234,10 @@ class Gate:
             except (BoardLost, AssertionError) as e:
                 m = Measurements(missing=dict.fromkeys(result.criteria, f"run {i + 1}: {e}"))
                 logger.error(f"{suite}: run {i + 1} of {self.repeat} ended early: {e}")
+            except PerfgateError as e:  # bad input found mid-run (a broken settings file): named on the console;
+                # what earlier suites and runs measured stays, and this suite's criteria fail with the reason
+                m = Measurements(missing=dict.fromkeys(result.criteria, f"bad input: {e}"))
+                logger.error(f"perfgate: {suite}: {e}")
             for cid, v in m.values.items():
                 result.samples.setdefault(cid, []).append(float(v))
             for cid in result.criteria:
@@ -528,6 +529,16 @@ class Gate:
             )
 
     # ----------------------------------------------------------------------------------------------- helpers
+    def _check_variables(self) -> None:
+        """Every run variable the gate reads, checked before anything runs (a bad one names itself)."""
+        self.repeat = runvars.whole("REPEAT", _var("REPEAT"), 1)
+        self.aggregate = runvars.choice("AGGREGATE", _var("AGGREGATE"), "best", ("best", "median"))
+        self.on_missing_tool = runvars.choice("ON_MISSING_TOOL", _var("ON_MISSING_TOOL"), "fail", ("fail", "skip"))
+        runvars.whole("BOOT_CYCLES", _var("BOOT_CYCLES"), 3)
+        runvars.positive("DURATION", _var("DURATION"), "a positive number of seconds")
+        runvars.positive("SIM_SPEED", _var("SIM_SPEED"), "a positive factor (how much faster than real time)")
+        runvars.integer("SIM_SEED", _var("SIM_SEED"))
+
     def board_library(self):
         from perfgate.robot.board import Board  # GLOBAL: the instance suites/__init__.robot opened
 
@@ -621,6 +632,13 @@ def _dry_run() -> bool:
 
     ctx = EXECUTION_CONTEXTS.current
     return bool(ctx and ctx.dry_run)
+
+
+def bad_input(error: PerfgateError) -> None:
+    """Bad input found before anything was measured: said on the console (file, key and line as the error names
+    them) and in the log, and the run stops at once."""
+    logger.error(f"perfgate: {error}")
+    BuiltIn().fatal_error(str(error))
 
 
 def _all_suites() -> list[str]:

@@ -12,9 +12,11 @@ from pathlib import Path
 
 from perfgate import boards, criteria, paths
 from perfgate.datafile import load_mapping, merge
+from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.sim import values
 from perfgate.sim.faults import Faults
+from perfgate.tools import TOOLS
 
 MEDIA = ("emmc", "mmcsd", "ospi", "ufs")
 
@@ -180,7 +182,14 @@ def load(board_name: str, faults: Faults, lab_name: str = "sim", release: str | 
     degraded = [values.degrade(c, faults.degradation(c.id)) for c in crits]
     for glob, pct in faults.degrade:
         hits = [c.id for c in crits if fnmatchcase(c.id, glob)]
+        if not hits:  # a fault that changes nothing would let a broken gate run green
+            example = f" (ids look like {crits[0].id})" if crits else ""
+            raise DataError(f"fault degrade:{glob}:{pct:g} matches none of {board}'s {len(crits)} criteria{example}",
+                            "FAULTS")  # fmt: skip
         notes.append(f"fault degrade:{glob}:{pct:g} matches {len(hits)} criteria")
+    for kind, named in (("missing-tool", faults.missing_tool), ("ssh-drop", faults.ssh_drop)):
+        for tool in sorted(set(named) - set(TOOLS)):
+            raise DataError(f"fault {kind}:{tool}: no such tool (tools: {', '.join(TOOLS)})", "FAULTS")
     return BoardData(board, profile, lab, degraded, faults, notes)
 
 

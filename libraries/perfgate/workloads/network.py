@@ -10,12 +10,13 @@ lab the simulator plays the tester, so they go to its shell and nothing is start
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from perfgate import paths
+from perfgate import address, paths
 from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools.common import CPU, KPPS, LOSS, THROUGHPUT
@@ -78,19 +79,23 @@ def tester_where(lab: dict, conf: dict) -> str:
 
 
 def tester_address(ctx: Context, conf: dict) -> str:
-    return str(conf.get("tester") or ctx.tester())
+    """The tester's address as the board sees it (the suite's settings, else the lab's): checked to be an address
+    or a host name, since it goes into command lines."""
+    if conf.get("tester"):
+        return address.checked(conf["tester"], "the suite's workload setting `tester`")
+    return address.checked(ctx.tester(), "the tester's address (lab tester.address)")
 
 
 def board_address(ctx: Context) -> str:
-    """The board's address as the tester sees it."""
+    """The board's address as the tester sees it (checked: it goes into the tester's command lines)."""
     fn = getattr(ctx, "board_address", None)
     if callable(fn):
-        return str(fn())
+        return address.checked(fn(), "the board's address")
     ssh = (ctx.lab or {}).get("ssh") or {}
-    address = str(ssh.get("address") or "")
-    if re.fullmatch(r"[\d.]+|[0-9a-fA-F:]+", address):
-        return address
-    return str((ctx.profile or {}).get("hostname") or ctx.board)
+    found = str(ssh.get("address") or "")
+    if re.fullmatch(r"[\d.]+|[0-9a-fA-F:]+", found):
+        return address.checked(found, "lab ssh.address")
+    return address.checked((ctx.profile or {}).get("hostname") or ctx.board, "the board's host name")
 
 
 def context(c: Criterion) -> dict[str, str]:
@@ -165,8 +170,10 @@ class Tester:
         """Start the tool's server on the tester (raises ToolMissing when the tester has no such program)."""
         if self.simulated:
             return
-        values = {"port": port, "pidfile": fill(str(self.conf.get("pidfile", "/tmp/perfgate-{tool}-{port}.pid")),
-                                                {"tool": tool, "port": port})}  # fmt: skip
+        if not re.fullmatch(r"\d{1,5}", str(port)):
+            raise DataError(f"{tool}: the tester's server port must be a number, not {port!r}", data_path())
+        pidfile = fill(str(self.conf.get("pidfile", "/tmp/perfgate-{tool}-{port}.pid")), {"tool": tool, "port": port})
+        values = {"port": port, "pidfile": shlex.quote(pidfile)}  # these commands run in a shell on this host
         start = tool_conf.get("tester_server")
         if not start:
             return
@@ -177,7 +184,9 @@ class Tester:
         command = fill(str(start), values)
         words = [w for w in command.split() if w not in ("nohup", "sudo", "exec")]
         binary = words[0] if words else tool
-        found = self.ctx.run(f"command -v {binary}", timeout=30, label=f"tester-{tool}-probe", where="host")
+        found = self.ctx.run(
+            f"command -v {shlex.quote(binary)}", timeout=30, label=f"tester-{tool}-probe", where="host"
+        )
         if not found.strip() or "not found" in found:
             raise ToolMissing(f"the tester has no {binary}")
         text = self.ctx.run(command, timeout=30, label=f"tester-{tool}-server", where="host")

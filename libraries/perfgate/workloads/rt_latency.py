@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import shlex
 
+from perfgate import address
 from perfgate.model import Criterion
 from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
 from perfgate.workloads.peripherals import clean, fill, missing, settings
@@ -125,7 +126,8 @@ class RtLatency(Workload):
         return self.plan_with_skips(criteria, profile, lab, tester)[0]
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
-        tester = ctx.tester() if any(_needs_tester(c, ctx.profile, ctx.lab) for c in criteria) else "127.0.0.1"
+        needs = any(_needs_tester(c, ctx.profile, ctx.lab) for c in criteria)
+        tester = address.checked(ctx.tester(), "the tester's address (lab tester.address)") if needs else "127.0.0.1"
         runs, skipped = self.plan_with_skips(criteria, ctx.profile, ctx.lab, tester)
         s = settings(SUITE, ctx.profile, ctx.lab)
         o, uc = s["osadl"], s["use_cases"]

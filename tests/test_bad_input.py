@@ -1,0 +1,203 @@
+"""Bad input through the real entry point (robot on the simulated board): every bad variable or data file is named on
+the console with its file, key and line, and a run stops before measuring, or, when the bad input is found mid-run,
+keeps what it already measured. The console is Robot's own stdout/stderr (`[ ERROR ]` lines and test messages)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "robot"))
+from selftest import ROOT, run_gate
+
+pytestmark = pytest.mark.slow
+
+SIM_LAB = ROOT / "variables" / "labs" / "sim.yaml"
+
+
+def _errors(r: dict) -> list[str]:
+    """The `[ ERROR ]` lines Robot printed on the console."""
+    return [line for line in r["stdout"].splitlines() if line.startswith("[ ERROR ]")]
+
+
+def _lab(tmp_path: Path, edit: str, old: str | None = None) -> tuple[Path, int]:
+    """A copy of the sim lab with one line replaced (or appended); returns the file and the edited line's number."""
+    lines = SIM_LAB.read_text(encoding="utf-8").splitlines()
+    if old is None:
+        lines.append(edit)
+        at = len(lines)
+    else:
+        at = next(i for i, line in enumerate(lines, 1) if line.startswith(old))
+        lines[at - 1] = edit
+    path = tmp_path / "mylab.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, at
+
+
+def _root_with(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A repository root (PERFGATE_ROOT) that is this one except for the given files under variables/."""
+    root = tmp_path / "root"
+    root.mkdir()
+    for entry in ROOT.iterdir():
+        if entry.name not in ("variables", "results", ".git", ".venv"):
+            (root / entry.name).symlink_to(entry)
+
+    def mirror(src: Path, dest: Path) -> None:
+        dest.mkdir()
+        for entry in src.iterdir():
+            rel = str((dest / entry.name).relative_to(root))
+            if any(f == rel or f.startswith(rel + "/") for f in files):
+                if entry.is_dir():
+                    mirror(entry, dest / entry.name)
+            else:
+                (dest / entry.name).symlink_to(entry)
+
+    mirror(ROOT / "variables", root / "variables")
+    for rel, text in files.items():
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("REPEAT", "abc", "variable REPEAT: must be a whole number of 1 or more, not 'abc'"),
+        ("REPEAT", "0", "variable REPEAT: must be a whole number of 1 or more, not '0'"),
+        ("AGGREGATE", "foo", "variable AGGREGATE: must be best or median, not 'foo'"),
+        ("TOLERANCE", "-1", "TOLERANCE: tolerance '-1' out of range"),
+        ("BOOT_CYCLES", "many", "variable BOOT_CYCLES: must be a whole number of 1 or more, not 'many'"),
+        ("DURATION", "90s", "variable DURATION: must be a positive number of seconds, not '90s'"),
+    ],
+)
+def test_a_bad_variable_stops_the_run_naming_it_on_the_console(tmp_path, name, value, said):
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], **{name: value})
+    errors = _errors(r)
+    assert r["rc"] != 0 and r["seconds"] < 60
+    assert any(said in line for line in errors), r["stdout"][-2000:]
+    assert not list((tmp_path / "results").rglob("metrics.json")), "nothing may run on a bad variable"
+
+
+def test_a_broken_tolerance_file_is_named_with_its_line_on_the_console(tmp_path, monkeypatch):
+    good = (ROOT / "variables" / "tolerances.yaml").read_text(encoding="utf-8")
+    broken = good.replace("    tolerance: 0.15\n", "    tolerance: lots\n", 1)
+    line = broken.splitlines().index("    tolerance: lots") + 1
+    monkeypatch.setenv("PERFGATE_ROOT", str(_root_with(tmp_path, {"variables/tolerances.yaml": broken})))
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"])
+    path = str(tmp_path / "root" / "variables" / "tolerances.yaml")
+    assert r["rc"] != 0
+    assert any(f"{path}:{line}: " in e and "'lots' is not a fraction" in e for e in _errors(r)), r["stdout"][-2000:]
+
+
+def test_tolerance_file_that_is_not_yaml_is_named_with_its_line(tmp_path, monkeypatch):
+    broken = "default: 0.10\nclasses:\n  - name: x\n    match: {suite: '^a$'\n"
+    monkeypatch.setenv("PERFGATE_ROOT", str(_root_with(tmp_path, {"variables/tolerances.yaml": broken})))
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"])
+    path = str(tmp_path / "root" / "variables" / "tolerances.yaml")
+    assert r["rc"] != 0
+    assert any(re.search(rf"{re.escape(path)}:[45]: not valid YAML", e) for e in _errors(r)), r["stdout"][-2000:]
+
+
+def test_a_lab_timeout_with_a_unit_is_named_with_file_key_and_line(tmp_path):
+    lab, line = _lab(tmp_path, "timeouts: {autoboot: 30, uboot_command: 60, boot: 90s, login: 30, ssh: 30}",
+                     old="timeouts:")  # fmt: skip
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB=str(lab))
+    said = f"{lab}:{line}: timeouts.boot: must be a positive number of seconds (like 90), not '90s'"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+    for status, message in r["tests"].values():
+        assert status == "FAIL" and said in message
+
+
+def test_a_lab_duration_with_a_unit_is_named_with_file_key_and_line(tmp_path):
+    lab, line = _lab(tmp_path, "duration: 1m")
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB=str(lab))
+    said = f"{lab}:{line}: duration: must be a positive number of seconds (like 90), not '1m'"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+
+
+def test_a_labs_documented_workloads_and_duration_keys_are_used(tmp_path):
+    from perfgate.board.lab import load
+    from perfgate.workloads.settings import settings
+
+    lab, _ = _lab(tmp_path, "duration: 3\nworkloads: {dhrystone: {timeout: 299}, ethernet: {tools: [iperf3]}}")
+    data = load(str(lab), "am62xx_sk").data
+    assert data["duration"] == 3 and settings("dhrystone", "dhrystone", {}, data)["timeout"] == 299
+    assert settings("network", "ethernet", {}, data)["tools"] == ["iperf3"]
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB=str(lab))
+    assert r["tests"] and all(s == "PASS" for s, _ in r["tests"].values()), r["tests"]
+
+
+def test_an_unknown_lab_timeout_is_named(tmp_path):
+    lab, line = _lab(tmp_path, "timeouts: {autoboot: 30, uboot_command: 60, bootup: 90, login: 30, ssh: 30}",
+                     old="timeouts:")  # fmt: skip
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB=str(lab))
+    assert any(f"{lab}:{line}: timeouts.bootup: unknown timeout (known: power, autoboot" in e for e in _errors(r))
+
+
+def test_a_tester_address_with_shell_syntax_is_refused_before_anything_runs(tmp_path):
+    marker = tmp_path / "injected"
+    lab, line = _lab(tmp_path, f'tester: {{address: "x; touch {marker}; #", run_on: host}}', old="tester:")
+    r = run_gate(tmp_path, "j721e_idk_gw", ["ipsec"], LAB=str(lab))
+    said = f"{lab}:{line}: tester.address: must be an IP address, a host name or `host`, not 'x; touch {marker}; #'"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+    assert r["tests"] and all(s == "FAIL" for s, _ in r["tests"].values())
+    assert not marker.exists()
+
+
+def test_an_ssh_address_with_shell_syntax_is_refused(tmp_path):
+    lab, line = _lab(tmp_path, 'ssh: {address: "$(reboot)", port: "{state.ssh_port}"}', old="ssh:")
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB=str(lab))
+    said = f"{lab}:{line}: ssh.address: must be an IP address, a host name or `discover`, not '$(reboot)'"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+
+
+@pytest.mark.parametrize(
+    ("faults", "said"),
+    [
+        ("degrade:am62xx_sk.nosuchsuite.*:20", "FAULTS: fault degrade:am62xx_sk.nosuchsuite.*:20 matches none of "
+                                               "am62xx_sk's"),
+        ("missing-tool:nosuchtool", "FAULTS: fault missing-tool:nosuchtool: no such tool (tools: lmbench"),
+    ],
+)  # fmt: skip
+def test_faults_that_match_nothing_are_an_error_on_the_console(tmp_path, faults, said):
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], FAULTS=faults)
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+    assert r["tests"] and all(s == "FAIL" and said in m for s, m in r["tests"].values())
+    assert r["seconds"] < 60
+
+
+def test_faults_on_a_lab_that_cannot_inject_them_are_an_error(tmp_path):
+    lab = ROOT / "variables" / "labs" / "example-ser2net.yaml"
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB=str(lab), FAULTS="garbage")
+    said = "variable FAULTS: LAB=example-ser2net cannot inject faults (only the simulated board can)"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+
+
+def test_a_settings_file_broken_mid_run_keeps_what_was_measured(tmp_path, monkeypatch):
+    """dhrystone runs before whetstone; whetstone's settings file is not YAML: dhrystone's numbers stay in
+    metrics.json, whetstone's criteria fail naming the file and line, and the console says so."""
+    broken = "whetstone:\n  loops: [1, 2\n"
+    root = _root_with(tmp_path, {"variables/workloads/whetstone.yaml": broken})
+    monkeypatch.setenv("PERFGATE_ROOT", str(root))
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone", "whetstone"])
+    path = str(root / "variables" / "workloads" / "whetstone.yaml")
+    assert any(f"{path}:3: not valid YAML" in e or f"{path}:2: not valid YAML" in e for e in _errors(r)), r["stdout"]
+    dhry, whet = r["suites"]["Dhrystone"], r["suites"]["Whetstone"]
+    assert dhry and all(r["tests"][t][0] == "PASS" for t in dhry)
+    assert whet and all(r["tests"][t][0] == "FAIL" and path in r["tests"][t][1] for t in whet)
+    metrics = json.loads(next(r["results"].rglob("metrics.json")).read_text(encoding="utf-8"))
+    measured = {m["suite"]: m for m in metrics if m["measured"] is not None}
+    assert "dhrystone" in measured and "whetstone" not in measured
+    assert {m["verdict"] for m in metrics if m["suite"] == "whetstone"} == {"not-measured"}
+
+
+def test_the_network_chapter_learns_the_board_address_once(tmp_path):
+    """The address is read from the console once, at bring-up, and reused by every network test (a noisy console
+    must not fail criteria that SSH can measure)."""
+    r = run_gate(tmp_path, "am62xx_sk", ["ethernet"], DURATION="1")
+    assert r["tests"] and all(s == "PASS" for s, _ in r["tests"].values())
+    serial = next(r["results"].rglob("serial.log")).read_text(encoding="utf-8", errors="replace")
+    assert serial.count("ip -4 -o addr show") == 1, serial.count("ip -4 -o addr show")
