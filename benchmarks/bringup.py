@@ -66,6 +66,8 @@ def main() -> int:
     ap.add_argument("--lab", default="sim")
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
+    if args.runs < 1:
+        ap.error("--runs must be 1 or more (a benchmark that measures nothing gives no figure)")
     board = boards.resolve(args.board)
     times = []
     with tempfile.TemporaryDirectory(prefix="perfgate-bringup-") as d:

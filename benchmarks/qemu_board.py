@@ -144,6 +144,9 @@ def main() -> int:
                   f"= {out['overhead_share'] * 100:.0f} % of the run")  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    if "gate_s" in out and not (out["workloads_s"] > 0 and re.search(r"[1-9]\d* passed", out["robot"])):
+        print(f"NOTHING MEASURED: the gate ran no workload or passed no test ({out['robot']})")
+        return 1
     missed = [k for k, limit in TARGETS.items() if k in out and out[k] > limit]
     for k in missed:
         print(f"MISSED: {k} = {out[k]:.1f} > {TARGETS[k]:g}")

@@ -17,6 +17,7 @@ import random
 import time
 
 from perfgate import criteria, rfc2544
+from perfgate.sim.tools import render
 from perfgate.tools import netperf
 from perfgate.workloads import ethernet, network
 
@@ -57,7 +58,7 @@ def main() -> int:
             burst = max(1, round(rate * 1e6 / 8 / datagram * wait_ms / 1000))
             cmd = (f"netperf -H 192.168.0.1 -j -c -l {guide} -t UDP_STREAM -b {burst} -w {wait_ms:g} -- "
                    f"-m {datagram} -k {netperf.KEYS}")  # fmt: skip
-            text = netperf.render(cmd, {netperf.THROUGHPUT: cap, netperf.CPU: 50.0}, rng)
+            text = render("netperf", cmd, {netperf.THROUGHPUT: cap, netperf.CPU: 50.0}, rng)
             m = netperf.parse(text, cmd)
             return burst * datagram * 8 / (wait_ms / 1000) / 1e6, m[netperf.LOSS], None
 
@@ -68,6 +69,9 @@ def main() -> int:
         found = f"{r.rate:.2f}" if r.rate is not None else "none"
         print(f"{direction:<9} {datagram + 46:>5} {cap:>9.2f} {found:>9} {len(r.trials):>6} {ms:>10.1f} "
               f"{len(r.trials) * guide / 60:>7.0f} m {len(r.trials) * args.quick:>6} s")  # fmt: skip
+    if not total_trials:
+        print(f"NOTHING MEASURED: {args.board} publishes no UDP zero-loss throughput row to search for")
+        return 1
     print(f"all frame sizes: {total_trials} trials: {total_trials * guide / 60:.0f} min at {guide} s per trial, "
           f"{total_trials * args.quick} s at {args.quick} s")  # fmt: skip
     return 0

@@ -100,6 +100,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--speed", default="", help="default: the sim's own default")
     args = ap.parse_args()
+    if args.runs < 1:
+        ap.error("--runs must be 1 or more (a benchmark that measures nothing gives no figure)")
     names = boards.known() if args.all else (args.board or ["am62xx_sk"])
     cols = ["speed", "process start", "autoboot", "to kernel", "kernel to login", "login", "ssh", "total"]
     print(f"{'board':<15}" + "".join(f"{c:>16}" for c in cols))

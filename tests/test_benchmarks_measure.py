@@ -1,0 +1,35 @@
+"""A benchmark that measured nothing exits non-zero and says so: each one run as a user runs it (its script, a fresh
+interpreter), in a situation where there is nothing to measure."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _run(script: str, *args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **env}, check=False)  # fmt: skip
+
+
+def test_guide_import_benchmark_without_guides_fails(tmp_path):
+    """A clone without ../shared/guides used to time 0 guides and print `OK: under 2 s`."""
+    p = _run("import_guides.py", "--repeat", "1", PERFGATE_GUIDES=str(tmp_path))
+    assert p.returncode != 0 and "NOTHING MEASURED" in p.stdout + p.stderr and "OK" not in p.stdout
+
+
+def test_rfc2544_benchmark_on_a_board_without_udp_rows_fails():
+    p = _run("rfc2544.py", "--board", "am43xx_gpevm")
+    assert p.returncode != 0 and "NOTHING MEASURED: am43xx_gpevm publishes no UDP" in p.stdout
+
+
+@pytest.mark.parametrize("script", ["bringup.py", "sim_boot.py"])
+def test_bring_up_benchmarks_with_no_runs_fail(script):
+    p = _run(script, "--runs", "0")
+    assert p.returncode != 0 and "--runs must be 1 or more" in p.stderr
