@@ -24,6 +24,8 @@ from pathlib import Path
 
 import yaml
 
+from perfgate.sim.process import die_with_parent
+
 VENV_BIN = Path(sys.executable).parent
 
 
@@ -48,7 +50,8 @@ class Rig:
     def _spawn(self, argv: list[str], log: str, group: bool = False, cwd: Path | None = None) -> subprocess.Popen:
         out = (self.workdir / f"{log}.log").open("ab")
         p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                             cwd=cwd or self.workdir, start_new_session=group)  # fmt: skip
+                             cwd=cwd or self.workdir, start_new_session=group,
+                             preexec_fn=die_with_parent)  # fmt: skip  # a killed test run leaves no farm behind
         out.close()
         self.processes.append(p)
         if group:

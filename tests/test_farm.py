@@ -157,7 +157,7 @@ def test_an_interrupted_gate_gives_its_place_back_in_its_teardown(rig: Rig, tmp_
     gate = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
-        while not next((tmp_path / "results").glob(f"{BOARD}/*/serial.log"), None):  # the place's console is open
+        while not next((tmp_path / "results").glob(f"virtual/{BOARD}/*/serial.log"), None):  # its console is open
             assert gate.poll() is None and time.monotonic() < deadline, "the gate never opened sim-1's console"
             time.sleep(0.2)
         assert rig.state()["sim-1"][0].endswith(f".perfgate-{gate.pid}")
@@ -173,7 +173,7 @@ def test_an_interrupted_gate_gives_its_place_back_in_its_teardown(rig: Rig, tmp_
     messages = ExecutionResult(str(tmp_path / "out" / "output.xml")).suite
     _, _, text = _held(messages)
     assert "released sim-1" in text
-    guard_log = next((tmp_path / "results").glob(f"{BOARD}/*/farm-guard.log")).read_text()
+    guard_log = next((tmp_path / "results").glob(f"virtual/{BOARD}/*/farm-guard.log")).read_text()
     assert "is gone" not in guard_log, guard_log  # the gate gave the place back itself
 
 
