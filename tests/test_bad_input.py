@@ -154,6 +154,15 @@ def test_an_ssh_address_with_shell_syntax_is_refused(tmp_path):
     assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
 
 
+def test_a_storage_path_with_shell_syntax_is_refused(tmp_path):
+    lab, line = _lab(tmp_path, '  emmc: "/dev/mmcblk0; reboot"', old="  emmc:")
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB=str(lab))
+    said = (
+        f"{lab}:{line}: storage.emmc: must be an absolute path (letters, digits, . _ + - /), not '/dev/mmcblk0; reboot'"
+    )
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+
+
 @pytest.mark.parametrize(
     ("faults", "said"),
     [

@@ -235,6 +235,7 @@ def validate(lab: Lab) -> None:
             raise lab.error("per-board overrides must be a mapping", "boards", board)
     _check_seconds(lab)
     _check_addresses(lab)
+    _check_storage(lab)
     workloads = d.get("workloads") or {}
     if not isinstance(workloads, dict):
         raise lab.error("must be a mapping of suite names to their settings", "workloads")
@@ -296,6 +297,23 @@ def _check_addresses(lab: Lab) -> None:
     tester = lab.data["tester"]["address"]
     if tester != "host" and not TEMPLATE.fullmatch(tester.strip()) and not address.valid(tester):
         raise lab.error(f"must be an IP address, a host name or `host`, not {tester!r}", "tester", "address")
+
+
+SAFE_PATH = re.compile(r"/[A-Za-z0-9._+/-]*")  # a device or mount point: goes into fio/dd command lines
+SAFE_WORD = re.compile(r"[A-Za-z0-9._+-]+")  # a U-Boot device, partition, block, offset or file name
+
+
+def _check_storage(lab: Lab) -> None:
+    """The media the lab lets the gate write: absolute paths (Linux) or plain words (U-Boot), nothing a shell or
+    U-Boot's command line would read as a second command."""
+    for key, value in lab.data["storage"].items():
+        if isinstance(value, dict):
+            for sub, word in value.items():
+                if not SAFE_WORD.fullmatch(str(word)):
+                    raise lab.error(f"must be a plain word or number (letters, digits, . _ + -), not {word!r}",
+                                    "storage", key, sub)  # fmt: skip
+        elif not (isinstance(value, str) and SAFE_PATH.fullmatch(value)):
+            raise lab.error(f"must be an absolute path (letters, digits, . _ + - /), not {value!r}", "storage", key)
 
 
 def expand(value: Any, context: dict[str, Any], quote: bool = False) -> Any:
