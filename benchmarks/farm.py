@@ -81,7 +81,16 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=1, help="runs per count (the median is reported)")
     ap.add_argument("--keep", type=Path, help="keep the work directory here")
     args = ap.parse_args()
-    counts = [int(c) for c in args.counts.split(",")]
+    if args.runs < 1:
+        print("--runs must be 1 or more", file=sys.stderr)
+        return 2
+    try:
+        counts = [int(c) for c in args.counts.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        print(f"--counts {args.counts!r}: give numbers of boards, 1 or more, e.g. 1,2,4", file=sys.stderr)
+        return 2
     if max(counts) > args.places:
         print(f"--counts {args.counts}: more gates than the {args.places} places", file=sys.stderr)
         return 2
@@ -124,6 +133,8 @@ def main() -> int:
             failures.append(f"N=2 took {ratio:.2f} x one board (target {TARGET_N2})")
     for f in failures:
         print(f"benchmark: {f}", file=sys.stderr)
+    if not walls or any(f.startswith("N=") and " run " in f for f in failures):
+        print("NOTHING MEASURED: a gate failed or judged nothing (above); its time is not a farm figure")
     return 1 if failures or not walls else 0
 
 

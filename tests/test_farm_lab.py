@@ -102,3 +102,14 @@ def test_gates_of_one_board_started_at_once_get_a_run_directory_each(tmp_path) -
         made = list(pool.map(lambda _: _unique(base), range(8)))
     assert len(set(made)) == 8 and all(p.is_dir() for p in made)
     assert sorted(p.name for p in made) == sorted([base.name] + [f"{base.name}-{n}" for n in range(2, 9)])
+
+
+def test_the_farm_benchmark_refuses_to_measure_nothing() -> None:
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "benchmarks" / "farm.py"
+    for args, message in ((["--runs", "0"], "--runs must be 1 or more"), (["--counts", ""], "--counts ''")):
+        p = subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, timeout=120,
+                           check=False)  # fmt: skip
+        assert p.returncode != 0 and message in p.stderr, p.stderr
