@@ -33,7 +33,7 @@ SECONDS_KEYS = ("ready_timeout", "min_timeout", "manual_timeout", "duration")  #
 POWER_WORDS = ("none", "manual")
 # a command that starts or drives perfgate's simulated board (python -m perfgate sim / sim-power / sim-pdu ...)
 SIMULATED = re.compile(r"(?:^|[\s/'\"])(?:-m\s+)?perfgate(?:\s+|\.)sim(?:-power|-pdu|\.\w+)?(?:$|[\s'\"])")
-TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|lab)(?:\.(\w+))?\}")
+TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|sim_spread|lab)(?:\.(\w+))?\}")
 
 
 @dataclass
@@ -317,7 +317,8 @@ def _check_storage(lab: Lab) -> None:
 
 
 def expand(value: Any, context: dict[str, Any], quote: bool = False) -> Any:
-    """Fill {python}, {board}, {state}, {state.<key>}, {sim_speed}, {faults}, {sim_seed} into strings.
+    """Fill {python}, {board}, {state}, {state.<key>}, {sim_speed}, {faults}, {sim_seed}, {sim_spread} into
+    strings.
     A leading bare `python` in a command becomes this interpreter, so commands run in the gate's environment.
     `quote`: the strings are shell commands (power, stop): every value filled in is shell-quoted."""
     if isinstance(value, dict):

@@ -102,6 +102,7 @@ class Board:
             "sim_speed": _text(_var("SIM_SPEED")),
             "faults": _text(_var("FAULTS")),
             "sim_seed": _text(_var("SIM_SEED")),
+            "sim_spread": _text(_var("SIM_SPREAD")),
         }
         out_dir = Path(_text(_var("RUN_DIR")) or _text(_var("OUTPUT DIR")) or ".")
         self.transcript = out_dir / "serial.log"

@@ -20,6 +20,8 @@ from perfgate.model import Criterion
 from perfgate.sim import tools, values
 from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.data import BoardData
+from perfgate.sim.spread import Spread
+from perfgate.sim.spread import load as load_spread
 
 # Binaries of each tool, for `missing-tool:<tool>` and `command -v` when no plan names them.
 KNOWN_BINARIES: dict[str, str] = {
@@ -48,14 +50,15 @@ class Answer:
     command: str  # the command as the plan (or the board) knows it, given to the renderer
     values: dict[str, float]  # metric -> published value (degraded by faults)
     directions: dict[str, str] = field(default_factory=dict)
+    spreads: dict[str, float] = field(default_factory=dict)  # metric -> relative sd (perfgate.sim.spread)
 
 
 class Answers:
-    def __init__(self, data: BoardData, rng: random.Random, spread: float = values.DEFAULT_SPREAD,
+    def __init__(self, data: BoardData, rng: random.Random, spread: Spread | None = None,
                  build: bool = True) -> None:  # fmt: skip
         self.data = data
         self.rng = rng
-        self.spread = spread
+        self.spread = spread or load_spread()
         self.problems: list[str] = []  # workload modules that could not be used (said once, at start)
         self.by_suite: dict[str, list[Criterion]] = {}
         for c in data.criteria:
@@ -100,14 +103,14 @@ class Answers:
             for run in runs:
                 if getattr(run, "where", "shell") not in ("shell", "console") or not run.keys:
                     continue  # U-Boot commands are answered by the sim's U-Boot; setup commands by the shell
-                vals, dirs = {}, {}
+                vals, dirs, sds = {}, {}, {}
                 for key, ids in run.keys.items():
                     cs = [by_id[i] for i in ids if i in by_id]
                     if cs:
-                        vals[key], dirs[key] = cs[0].value, cs[0].direction
+                        vals[key], dirs[key], sds[key] = cs[0].value, cs[0].direction, self.spread.of(cs[0])
                 tokens = _tokens(run.command)
                 if tokens and tokens not in self._index:
-                    self._index[tokens] = Answer(run.tool, run.command, vals, dirs)
+                    self._index[tokens] = Answer(run.tool, run.command, vals, dirs, sds)
                 for binary in binaries_of(run.command):
                     if binary not in SUPPORT:
                         self.binaries.setdefault(binary, run.tool)
@@ -119,7 +122,7 @@ class Answers:
             return None
         hit = self._index.get(tokens)
         if hit:
-            return Answer(hit.tool, command, hit.values, hit.directions)
+            return Answer(hit.tool, command, hit.values, hit.directions, hit.spreads)
         if tokens in self._misses or not any(self.tool_of_binary(b) for b in binaries_of(command)):
             return None  # builtins and unknown programs: no workload prints their output
         found = self._ask_workloads(command)
@@ -141,7 +144,11 @@ class Answers:
                     print(f"perfgate sim: {problem}", file=sys.stderr)
                 continue
             if exp is not None:
-                return Answer(exp.tool, command, dict(exp.values), _directions(exp.values, crits))
+                same = _criteria(exp.values, crits)
+                dirs = {k: c.direction if c else values.guess_direction(k) for k, c in same.items()}
+                return Answer(
+                    exp.tool, command, dict(exp.values), dirs, {k: self.spread.of(c, k) for k, c in same.items()}
+                )
         return None
 
     def tool_of_binary(self, word: str) -> str | None:
@@ -154,7 +161,12 @@ class Answers:
         """What the tool prints, with every value drawn around the published one. RenderError when the tool
         has no renderer (yet)."""
         drawn = {
-            k: values.draw(v, answer.directions.get(k) or values.guess_direction(k), self.rng, self.spread)
+            k: values.draw(
+                v,
+                answer.directions.get(k) or values.guess_direction(k),
+                self.rng,
+                answer.spreads[k] if k in answer.spreads else self.spread.of(None, k),
+            )
             for k, v in answer.values.items()
         }
         try:
@@ -227,10 +239,6 @@ SHELL_WORDS = {"cd", "for", "do", "done", "while", "until", "if", "then", "else"
                "echo", "true", "false", "test", "[", "export", "exit", "return"}  # fmt: skip
 
 
-def _directions(vals: dict[str, float], crits: list[Criterion]) -> dict[str, str]:
-    """For an Expected without criterion ids: the direction of the criterion with the same value."""
-    out = {}
-    for k, v in vals.items():
-        same = [c for c in crits if c.value == v]
-        out[k] = same[0].direction if same else values.guess_direction(k)
-    return out
+def _criteria(vals: dict[str, float], crits: list[Criterion]) -> dict[str, Criterion | None]:
+    """For an Expected without criterion ids: the criterion with the same value, for its direction and spread."""
+    return {k: next((c for c in crits if c.value == v), None) for k, v in vals.items()}

@@ -17,6 +17,8 @@ from perfgate.sim.console import Console, LineReader
 from perfgate.sim.data import BoardData
 from perfgate.sim.shell import Board as Shared
 from perfgate.sim.shell import Exit, PowerOff, Reboot, Session, Sink
+from perfgate.sim.spread import Spread
+from perfgate.sim.spread import load as load_spread
 from perfgate.sim.sshd import SshServer
 from perfgate.sim.uboot import Boot, Reset, UBoot
 
@@ -33,14 +35,14 @@ SHUTDOWN = (
 
 class SimBoard:
     def __init__(self, data: BoardData, shared: Shared, console: Console, ssh: SshServer, speed: float,
-                 rng: random.Random, spread: float = values.DEFAULT_SPREAD) -> None:  # fmt: skip
+                 rng: random.Random, spread: Spread | None = None) -> None:  # fmt: skip
         self.data = data
         self.shared = shared
         self.console = console
         self.ssh = ssh
         self.speed = speed
         self.rng = rng
-        self.spread = spread
+        self.spread = spread or load_spread()
         self.state = "off"
         self.boots = 0
         self._task: asyncio.Task | None = None
@@ -214,9 +216,7 @@ class SimBoard:
         faults = self.data.faults
         init_sh = str(self.data.linux["init_sh_bootargs"]) in cmdline
         fig = self.data.boot_figure("init_sh" if init_sh else "default")
-        total = values.draw(fig.value, "lower", self.rng, self.spread)
-        if fig.lo is not None and fig.hi is not None:
-            total = min(max(total, fig.lo), fig.hi)
+        total = values.draw(fig.value, "lower", self.rng, self.data.figure_spread(fig, self.spread))
         sh_time = self.data.boot_figure("init_sh").value
         k_end = total * 0.97 if init_sh else min(sh_time, total * 0.35)
         lines = kernel.kernel_lines(self.data, cmdline)

@@ -18,12 +18,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", type=Path, default=None, help="state file (default build/sim/<board>.json)")
     parser.add_argument("--seed", default="", help="random seed (reproducible values)")
     parser.add_argument("--lab", default="sim", help="lab file under variables/labs (per-board overrides)")
-    parser.add_argument("--spread", type=float, default=None, help="relative spread of results (default 0.03)")
+    parser.add_argument("--spread", default="", help="the widest relative standard deviation of results (SIM_SPREAD; "
+                        "default: cap in variables/sim.yaml; 1 = every guide's own min/max spread)")  # fmt: skip
     parser.add_argument("--watch-pid", type=int, default=None, help="also stop when this process ends")
 
 
 def run(args: argparse.Namespace) -> int:
     from perfgate.sim import process
+    from perfgate.sim.spread import cap_from
 
     try:
         speed = float(args.speed) if str(args.speed).strip().lower() not in ("", "auto") else None
@@ -35,5 +37,6 @@ def run(args: argparse.Namespace) -> int:
         seed = int(args.seed) if str(args.seed).strip() else None
     except ValueError:
         raise DataError(f"--seed {args.seed!r} is not an integer") from None
-    return process.main(args.board, speed, args.faults or None, args.state, seed, args.lab, args.spread,
+    spread = cap_from(args.spread, "--spread")
+    return process.main(args.board, speed, args.faults or None, args.state, seed, args.lab, spread,
                         args.watch_pid)  # fmt: skip

@@ -20,6 +20,7 @@ from pathlib import Path
 from perfgate import paths
 from perfgate.sim import data as data_mod
 from perfgate.sim import faults as faults_mod
+from perfgate.sim import spread as spread_mod
 from perfgate.sim.answers import Answers
 from perfgate.sim.board import SimBoard
 from perfgate.sim.console import Console
@@ -58,7 +59,7 @@ class Simulator:
         self.speed = float(speed) if speed else default_speed(self.data)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.rng = random.Random(self.seed)
-        self.spread = spread if spread is not None else 0.03
+        self.spread = spread_mod.load(spread)  # SIM_SPREAD, else variables/sim.yaml's cap
         self.state_path = state or paths.build() / "sim" / f"{self.data.board}.json"
         self.watch_pid = watch_pid
         self.parent = os.getppid()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from perfgate.sim import values
 from perfgate.sim.data import BoardData
+from perfgate.sim.spread import Spread
 
 SCSI_BLOCK = 4096  # UFS logical block
 MMC_BLOCK = 512
@@ -77,7 +78,7 @@ class UBoot:
 
     saved_env: dict[str, str] | None = None  # class-level: `saveenv` persists across power cycles
 
-    def __init__(self, data: BoardData, write: Callable[[str], None], speed: float, rng, spread: float) -> None:
+    def __init__(self, data: BoardData, write: Callable[[str], None], speed: float, rng, spread: Spread) -> None:
         self.data = data
         self.write = write
         self.speed = speed
@@ -247,7 +248,7 @@ class UBoot:
     async def transfer(self, medium: str, op: str, size: int) -> int:
         """Spend the time a `size`-byte `op` takes on `medium` at the published KB/s; return milliseconds."""
         fig = self.data.storage_figure(medium, op, size)
-        kbps = values.draw(fig.value, fig.direction, self.rng, self.spread)
+        kbps = values.draw(fig.value, fig.direction, self.rng, self.data.figure_spread(fig, self.spread))
         ms = max(1, round(size / 1024 / kbps * 1000)) if size else 0
         self._device_ms += ms
         await asyncio.sleep(ms / 1000 / self.speed)

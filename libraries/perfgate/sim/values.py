@@ -1,29 +1,27 @@
-"""Published numbers -> what the simulated board measures: a realistic spread (mostly in the metric's
-favourable direction, so that a healthy run passes a 10 % tolerance), and injected degradation."""
+"""Published numbers -> what the simulated board measures: drawn around the published value with the spread of
+perfgate.sim.spread (the guide's own where it prints min and max), and injected degradation."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import replace
 
 from perfgate.model import Criterion
 
-DEFAULT_SPREAD = 0.03  # relative standard deviation of a healthy board's results
-
 _LOWER_HINTS = re.compile(r"latenc|\((us|ns|ms|sec|s)\)|cpu|load|\(%\)|time|overhead|cost", re.IGNORECASE)
 
 
-def draw(value: float, direction: str, rng: random.Random, spread: float = DEFAULT_SPREAD) -> float:
-    """One measurement around `value`: mean 1/2 spread better than published, never more than one spread
-    worse nor 2.5 spreads better (so a healthy board neither fails nor warns at a 10 % tolerance)."""
-    if spread <= 0 or value == 0:
+def draw(value: float, direction: str, rng: random.Random, sd: float) -> float:
+    """One measurement around `value`: value x exp(N(0, sd)), centred on the published value (a healthy board's
+    mean is what the guide publishes), never clamped, so a draw far enough out fails as a real one can. A value
+    that is matched (a clock rate) spreads a sixth as far: a board prints its clock, it does not measure it."""
+    if sd <= 0 or value == 0:
         return value
     if direction == "match":
-        s = max(-spread / 3, min(spread / 3, rng.gauss(0.0, spread / 6)))
-        return value * (1 + s)
-    s = max(-spread, min(2.5 * spread, rng.gauss(spread / 2, spread)))  # s > 0 is better
-    return value * (1 + s) if direction != "lower" else value / (1 + s)
+        sd /= 6
+    return value * math.exp(rng.gauss(0.0, sd))
 
 
 def degrade(criterion: Criterion, percent: float) -> Criterion:
