@@ -173,3 +173,12 @@ def test_a_lab_that_is_not_a_mapping_names_the_file(tmp_path, monkeypatch):
     write(tmp_path, "")
     with pytest.raises(DataError, match=r"bench.yaml:1: a lab file must be a mapping of keys"):
         load("bench", "am62xx_sk")
+
+
+def test_sim_spread_reaches_the_simulated_board() -> None:
+    from perfgate.board.launcher import Launcher
+
+    context = {"board": "am62xx_sk", "lab": "sim", "sim_speed": "", "faults": "", "sim_seed": ""}
+    argv = Launcher(load("sim", "am62xx_sk"), {**context, "sim_spread": "1"}).command()
+    assert argv[argv.index("--spread") + 1] == "1"
+    assert "--spread" not in Launcher(load("sim", "am62xx_sk"), {**context, "sim_spread": ""}).command()

@@ -37,6 +37,6 @@ def run(args: argparse.Namespace) -> int:
         seed = int(args.seed) if str(args.seed).strip() else None
     except ValueError:
         raise DataError(f"--seed {args.seed!r} is not an integer") from None
-    spread = cap_from(args.spread, "--spread")
+    spread = cap_from(args.spread, "--spread (SIM_SPREAD)")
     return process.main(args.board, speed, args.faults or None, args.state, seed, args.lab, spread,
                         args.watch_pid)  # fmt: skip
