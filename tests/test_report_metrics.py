@@ -143,3 +143,48 @@ def test_a_run_killed_at_any_moment_leaves_valid_files(tmp_path: Path, after: in
     assert abs(len(rows) - len(entries)) <= 1  # the kill may fall between the two files' replacement
     assert all(e["verdict"] for e in entries)
     assert json.loads((tmp_path / "run.json").read_text())["finished"] is None
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "robot_failed", "state", "expected"),
+    [
+        ([], 0, "finished", "fail"),  # nothing recorded
+        (["skip", "skip"], 0, "finished", "fail"),  # nothing measured
+        (["pass", "skip"], 0, "finished", "pass"),
+        (["warn"], 0, "finished", "pass"),
+        (["pass", "not-measured"], 0, "finished", "fail"),
+        (["pass", "fail", "skip"], 0, "finished", "fail"),
+        (["pass", "inconclusive"], 0, "finished", "fail"),  # a verdict the gate does not know never passes
+        (["pass"], 1, "finished", "fail"),  # Robot failed a test that judged no criterion
+        (["pass", "pass"], 0, "interrupted", "incomplete"),
+        (["pass"], 0, "killed", "incomplete"),
+        ([], 0, "running", "incomplete"),
+    ],
+)
+def test_gate_verdict_is_never_green_by_accident(verdicts, robot_failed, state, expected) -> None:
+    from perfgate.report.metrics import gate_verdict
+
+    assert gate_verdict([{"verdict": v} for v in verdicts], robot_failed, state) == expected
+
+
+def test_run_state_read_back() -> None:
+    import socket
+
+    from perfgate.report.metrics import process_start, run_state, run_verdict
+
+    me = {
+        "status": "running",
+        "pid": os.getpid(),
+        "pid_started": process_start(os.getpid()),
+        "host": socket.gethostname(),
+    }
+    assert run_state(me) == "running"
+    assert run_state({**me, "pid_started": "1"}) == "killed"  # the pid now belongs to another process
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    assert run_state({**me, "pid": int(gone.stdout), "pid_started": None}) == "killed"
+    assert run_state({**me, "host": "another-machine"}) == "running"  # cannot tell: incomplete either way
+    assert run_state({"finished": "2026-01-01T00:00:00+00:00"}) == "finished"  # written before run.json had status
+    assert run_state({}) == "killed"
+    assert run_state({"status": "interrupted"}) == "interrupted"
+    assert run_verdict({"status": "interrupted"}, [{"verdict": "pass"}]) == "incomplete"
+    assert run_verdict({"status": "finished", "robot": {"failed": 2}}, [{"verdict": "pass"}]) == "fail"

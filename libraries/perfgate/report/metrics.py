@@ -63,6 +63,7 @@ def counts(entries: Iterable[dict]) -> dict[str, int]:
 
 RUN_STATES = ("running", "finished", "interrupted", "killed")
 JUDGED = frozenset({"pass", "warn", "fail", "not-measured"})  # a criterion the run tried to measure
+PASSING = frozenset({"pass", "warn"})  # any other verdict of a judged criterion (a new one too) fails the run
 
 
 def gate_verdict(entries: Iterable[dict], robot_failed: int = 0, state: str = "finished") -> str:
@@ -73,9 +74,9 @@ def gate_verdict(entries: Iterable[dict], robot_failed: int = 0, state: str = "f
     if state != "finished":
         return "incomplete"
     entries = list(entries)
-    if robot_failed or any(e.get("verdict") in FAILING for e in entries):
+    if robot_failed or any(e.get("verdict") not in PASSING | {"skip"} for e in entries):
         return "fail"
-    if not any(e.get("verdict") in JUDGED for e in entries):
+    if not any(e.get("verdict") in PASSING for e in entries):
         return "fail"  # nothing was measured: all skipped, or nothing recorded
     return "pass"
 
