@@ -102,6 +102,7 @@ def test_a_run_stopped_halfway_is_incomplete_everywhere(tmp_path: Path, how: str
     page = (run / "comparison.html").read_text()
     assert _verdict_on_page(run) == "INCOMPLETE" and 'id="incomplete"' in page and 'id="never-ran"' in page
     assert f"interrupted by {how}" in page and 'id="virtual-banner"' in page
+    assert 'id="unjudged"' not in page  # the tests Robot never ran are the never-ran list, not setup errors
     assert f"perfgate: verdict INCOMPLETE: did not finish (interrupted by {how})" in console
     assert "perfgate: never ran: " in console and "verdict PASS" not in console
     assert rundir.load(run).verdict == "incomplete"

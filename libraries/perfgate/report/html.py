@@ -170,7 +170,10 @@ def render(run: rundir.Run, charts: bool = True) -> str:
         counts=counts(entries),
         verdict=run.verdict,
         robot=run.meta.get("robot"),
-        unjudged=max(0, robot_failed(run.meta) - sum(1 for e in entries if e.get("verdict") in FAILING)),
+        # tests Robot failed without judging a criterion; a stopped run's are the tests it never ran (said above)
+        unjudged=max(0, robot_failed(run.meta) - sum(1 for e in entries if e.get("verdict") in FAILING))
+        if run.state == "finished"
+        else 0,
         verdicts=VERDICTS,
         suites=_suite_views(entries, run.path, charts),
         log_href=log_href(run),
