@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from captures import capture
+from perfgate import cli, tools
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -114,3 +115,15 @@ def test_refused_outputs_exit_2_with_file_line_and_reason(tmp_path: Path, tool: 
     assert p.returncode == 2, p.stdout
     assert p.stdout == ""
     assert re.search(rf"perfgate parse: {re.escape(str(f))}:\d+: {tool}: .*{re.escape(says)}", p.stderr), p.stderr
+
+
+@pytest.mark.parametrize("tool", tools.TOOLS)
+@pytest.mark.parametrize("garbage", ["hello world\n", "sh: 1: foo: not found\n", "12.5 34.7\n", ""])
+def test_every_parser_refuses_what_it_does_not_recognise(tmp_path: Path, capsys, tool: str, garbage: str) -> None:
+    """Exit 2 naming the file and a line, nothing on stdout: no number made up from output that is not the tool's."""
+    f = tmp_path / "out.txt"
+    f.write_text(garbage)
+    assert cli.main(["parse", tool, str(f)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert re.search(rf"{re.escape(str(f))}:\d+: {re.escape(tool)}: ", err), err

@@ -49,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
         if e.path:
             raise
         message = re.sub(r"^line \d+: ", "", e.message)
-        raise ParseError(f"{args.tool}: {message}", "<stdin>" if args.file == "-" else args.file, e.line) from None
+        line = e.line
+        if line is None:  # what it expected is nowhere: it read to the end of the output
+            line = max(1, len(text.splitlines()))
+            message += f" (read to the end, line {line})" if text.strip() else " (the output is empty)"
+        raise ParseError(f"{args.tool}: {message}", "<stdin>" if args.file == "-" else args.file, line) from None
     where = "<stdin>" if args.file == "-" else args.file
     for warning in tools.warnings(args.tool, text, command=args.tool_command):
         print(f"perfgate parse: warning: {where}: {warning}", file=sys.stderr)
