@@ -201,7 +201,9 @@ def verdict_reason(meta: dict, entries: Iterable[dict], never_ran: list[str] | N
         never = meta.get("never_ran") if never_ran is None else never_ran
         judged = sum(1 for e in entries if e.get("verdict") in JUDGED and not e.get("never_ran"))
         how = {
-            "interrupted": f"interrupted by {meta.get('signal') or 'a signal'}",
+            "interrupted": f"interrupted by {meta['signal']}"
+            if meta.get("signal")
+            else "Robot stopped it (a fatal error, or --exitonfailure)",
             "running": "still running (or its process is on another machine)",
             "killed": "killed: its process ended without finishing the run",
         }[state]
