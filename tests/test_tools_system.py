@@ -296,3 +296,15 @@ def test_garbage_is_an_error_never_zeros(tool: str) -> None:
         tools.parse(
             tool, "Segmentation fault\n\x00\x07 random line noise\n", command="lat_pipe" if tool == "lmbench" else None
         )
+
+
+@pytest.mark.parametrize(
+    ("name", "command"),
+    [("lat_mem_rd-1M-128.txt", "lat_mem_rd 1M 128 2>&1"), ("lat_ctx-s128K-2-4.txt", "lat_ctx -s 128K 2 4 2>&1"),
+     ("lat_ops.txt", "lat_ops 2>&1"), ("lat_fs.txt", "lat_fs 2>&1"), ("bw_mem-1M-rd.txt", "bw_mem 1M rd 2>&1"),
+     ("lat_mmap-1M.txt", "lat_mmap 1M test1.txt 2>&1")],
+)  # fmt: skip
+def test_lmbench_keys_for_matches_the_fixtures_not_only_the_sim(name: str, command: str) -> None:
+    """What planning expects a command to yield is what the parser reads from the tool's own format (the fixtures
+    under tests/fixtures/lmbench, PROVENANCE.md), not only from the sim's renderer."""
+    assert set(lmbench.parse(text("lmbench", name), command)) == set(lmbench.keys_for(command))
