@@ -154,6 +154,18 @@ def test_an_ssh_address_with_shell_syntax_is_refused(tmp_path):
     assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
 
 
+def test_a_board_profile_timeout_with_a_unit_is_named_with_file_key_and_line(tmp_path, monkeypatch):
+    profile = (ROOT / "variables" / "boards" / "am62xx_sk.yaml").read_text(encoding="utf-8")
+    broken = profile.rstrip("\n") + "\ntimeouts:\n  login: 30\n  boot: 2min\n"
+    line = len(broken.splitlines())
+    root = _root_with(tmp_path, {"variables/boards/am62xx_sk.yaml": broken})
+    monkeypatch.setenv("PERFGATE_ROOT", str(root))
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"])
+    path = root / "variables" / "boards" / "am62xx_sk.yaml"
+    said = f"{path}:{line}: timeouts.boot: must be a positive number of seconds (like 90), not '2min'"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+
+
 def test_a_storage_path_with_shell_syntax_is_refused(tmp_path):
     lab, line = _lab(tmp_path, '  emmc: "/dev/mmcblk0; reboot"', old="  emmc:")
     r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], LAB=str(lab))

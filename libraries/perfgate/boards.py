@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from perfgate import paths
-from perfgate.datafile import load_mapping, merge
+from perfgate.datafile import line_of, load_mapping, merge
 from perfgate.errors import DataError, UnknownBoard
 
 
@@ -91,9 +91,32 @@ def profile(board: str) -> dict:
     merged: dict = {}
     for p in (d / "_defaults.yaml", d / f"{board}.yaml"):
         if p.exists():
-            merged = merge(merged, load_mapping(p, "a board profile (a mapping)"))  # type: ignore[assignment]
+            data = load_mapping(p, "a board profile (a mapping)")
+            _check_timeouts(p, data)
+            merged = merge(merged, data)  # type: ignore[assignment]
     merged.setdefault("name", board)
     return merged
+
+
+def _check_timeouts(path: Path, data: dict) -> None:
+    """A profile's waits are positive numbers of seconds (`90`, not `90s`): named by file, key and line."""
+    timeouts = data.get("timeouts")
+    if timeouts is None:
+        return
+    start = line_of(path, "timeouts") or 1
+    if not isinstance(timeouts, dict):
+        raise DataError("timeouts: must be a mapping of seconds", path, start)
+    for name, value in timeouts.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
+            message = f"timeouts.{name}: must be a positive number of seconds (like 90), not {value!r}"
+            raise DataError(message, path, _line_from(path, start, str(name)))
+
+
+def _line_from(path: Path, start: int, key: str) -> int:
+    """The first line at or after `start` that writes `key:` (a nested key's own line), else `start`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    pattern = re.compile(rf"(?:^|[\s{{,])['\"]?{re.escape(key)}['\"]?\s*:")
+    return next((i for i, ln in enumerate(lines[start - 1 :], start) if pattern.search(ln)), start)
 
 
 def _line(path: Path, text: str) -> int | None:
