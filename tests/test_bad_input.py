@@ -71,6 +71,9 @@ def _root_with(tmp_path: Path, files: dict[str, str]) -> Path:
         ("TOLERANCE", "-1", "TOLERANCE: tolerance '-1' out of range"),
         ("BOOT_CYCLES", "many", "variable BOOT_CYCLES: must be a whole number of 1 or more, not 'many'"),
         ("DURATION", "90s", "variable DURATION: must be a positive number of seconds, not '90s'"),
+        ("ON_MISSING_TOOL", "ignore", "variable ON_MISSING_TOOL: must be fail or skip, not 'ignore'"),
+        ("SIM_SPEED", "fast", "variable SIM_SPEED: must be auto or a positive factor"),
+        ("TOLERANCES", "lmbench", "TOLERANCES: 'lmbench' is not <id glob>=<fraction>"),
     ],
 )
 def test_a_bad_variable_stops_the_run_naming_it_on_the_console(tmp_path, name, value, said):

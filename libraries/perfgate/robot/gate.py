@@ -536,7 +536,9 @@ class Gate:
         self.on_missing_tool = runvars.choice("ON_MISSING_TOOL", _var("ON_MISSING_TOOL"), "fail", ("fail", "skip"))
         runvars.whole("BOOT_CYCLES", _var("BOOT_CYCLES"), 3)
         runvars.positive("DURATION", _var("DURATION"), "a positive number of seconds")
-        runvars.positive("SIM_SPEED", _var("SIM_SPEED"), "a positive factor (how much faster than real time)")
+        speed = _var("SIM_SPEED")
+        if str(speed).strip().lower() != "auto":  # the simulated board's own default, said as a word
+            runvars.positive("SIM_SPEED", speed, "auto or a positive factor (how much faster than real time)")
         runvars.integer("SIM_SEED", _var("SIM_SEED"))
 
     def board_library(self):
