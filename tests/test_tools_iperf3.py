@@ -120,3 +120,11 @@ def test_two_json_runs_in_one_output_are_an_error_naming_both() -> None:
         f"line {starts[0]} (TCP to 127.0.0.1)" in message and f"line {starts[1]} (TCP reverse to 127.0.0.1)" in message
     )
     assert e.value.line == starts[1]
+
+
+def test_text_bidir_adds_both_directions_and_parallel_reads_the_sum() -> None:
+    m = iperf3.parse(capture(FIX / "client-tcp-bidir-t1.txt"), "iperf3 -c 127.0.0.1 -p 5296 -t 1 --bidir")
+    assert m["throughput (Mbits/sec)"] == pytest.approx(16300.0 + 11600.0)  # TX-C receiver + RX-C receiver
+    m = iperf3.parse(capture(FIX / "client-tcp-P2-t1.txt"), "iperf3 -c 127.0.0.1 -p 5296 -t 1 -P 2")
+    assert m["throughput (Mbits/sec)"] == pytest.approx(23900.0)  # the [SUM] receiver line, not the last stream
+    assert m["send throughput (Mbits/sec)"] == pytest.approx(23900.0)

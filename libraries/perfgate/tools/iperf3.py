@@ -4,7 +4,8 @@ JSON (verified on iperf 3.12 captures in tests/fixtures/iperf3/): `start.test_st
 reverse, bidir), `end.sum_sent` / `end.sum_received` (TCP and, since 3.x, UDP), `end.sum` (UDP: `lost_percent`,
 `packets`, `lost_packets`, `seconds`), `end.sum_sent_bidir_reverse` / `end.sum_received_bidir_reverse` with
 `--bidir`, `end.cpu_utilization_percent.host_total` / `.remote_total`. A failed run prints `{"error": "..."}`.
-Text: `[  5]   0.00-2.00   sec  4.47 GBytes  19.2 Gbits/sec    7             sender` and `... receiver`.
+Text: `[  5]   0.00-2.00   sec  4.47 GBytes  19.2 Gbits/sec    7             sender` and `... receiver`; with -P the
+`[SUM]` lines; with --bidir `[  5][TX-C] ...` and `[  7][RX-C] ...` (both directions added).
 
 Two runs in one output (`iperf3 -c X; iperf3 -R -c X`: two `Connecting to host` headers and two summaries in text,
 two JSON documents one after the other) are an error naming both, never the last one read silently.
@@ -27,7 +28,8 @@ SEND = "send throughput (Mbits/sec)"
 REMOTE_CPU = "remote cpu load (%)"
 
 TEXT_SUM = re.compile(
-    r"^\[\s*(?:\d+|SUM)\]\s+([\d.]+)-([\d.]+)\s+sec\s+[\d.]+\s+\w?Bytes\s+([\d.]+)\s+(\w?)bits/sec.*?\b(sender|receiver)\s*$"
+    r"^\[\s*(\d+|SUM)\](?:\[([TR]X-[CS])\])?\s+([\d.]+)-([\d.]+)\s+sec\s+[\d.]+\s+\w?Bytes\s+([\d.]+)\s+(\w?)bits/sec"
+    r".*?\b(sender|receiver)\s*$"
 )
 TEXT_ERROR = re.compile(r"^iperf3: (error|interrupt).*", re.I)
 BITS = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
@@ -138,22 +140,22 @@ def _from_json(doc: dict, line: int) -> dict[str, float]:
 
 
 def _from_text(lines: list[str]) -> dict[str, float]:
-    sender: float | None = None
-    receiver: float | None = None
+    """The summary lines: the `[SUM]` lines of a parallel (-P) run, else every stream's; with --bidir
+    (`[  5][TX-C]`, `[  7][RX-C]`) both directions added, as the JSON reading does."""
+    rows: list[tuple[str, str, str, float]] = []  # (stream id, role, sender|receiver, Mbits/s)
     for line in lines:
         m = TEXT_SUM.match(line.strip())
-        if not m:
-            continue
-        value = float(m.group(3)) * BITS[m.group(4)] / 1e6
-        if m.group(5) == "sender":
-            sender = value
-        else:
-            receiver = value
-    if receiver is None:
+        if m:
+            rows.append((m.group(1), m.group(2) or "", m.group(7), float(m.group(5)) * BITS[m.group(6)] / 1e6))
+    if any(r[0] == "SUM" for r in rows):
+        rows = [r for r in rows if r[0] == "SUM"]
+    received = [v for _, _, side, v in rows if side == "receiver"]
+    sent = [v for _, _, side, v in rows if side == "sender"]
+    if not received:
         return {}
-    out = {THROUGHPUT: receiver}
-    if sender is not None:
-        out[SEND] = sender
+    out = {THROUGHPUT: sum(received)}
+    if sent:
+        out[SEND] = sum(sent)
     return out
 
 
