@@ -15,6 +15,8 @@ import contextlib
 import json
 import os
 import re
+import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -35,7 +37,10 @@ def _bin(name: str) -> str:
 
 
 class Rig:
-    def __init__(self, workdir: Path, boards: list[str], seed: int = 7) -> None:
+    def __init__(self, workdir: Path, boards: list[str], seed: int = 7, slow_exporter: float = 0.0) -> None:
+        """`slow_exporter`: the exporter's host is that many seconds slow to start the first console (its
+        `ser2net -v` check blocks the exporter, as on a loaded host)."""
+        self.slow_exporter = slow_exporter
         self.workdir = workdir
         self.boards = boards
         self.seed = seed
@@ -47,9 +52,10 @@ class Rig:
         self.pdu: dict = {}
 
     # -- starting ----------------------------------------------------------------------------------
-    def _spawn(self, argv: list[str], log: str, group: bool = False, cwd: Path | None = None) -> subprocess.Popen:
+    def _spawn(self, argv: list[str], log: str, group: bool = False, cwd: Path | None = None,
+               env: dict[str, str] | None = None) -> subprocess.Popen:  # fmt: skip
         out = (self.workdir / f"{log}.log").open("ab")
-        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
                              cwd=cwd or self.workdir, start_new_session=group,
                              preexec_fn=die_with_parent)  # fmt: skip  # a killed test run leaves no farm behind
         out.close()
@@ -112,9 +118,28 @@ class Rig:
                 "NetworkService": {"address": "127.0.0.1", "username": "root", "port": int(sim["ssh_port"])},
             }
         (self.workdir / "exporter.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
-        self._spawn([_bin("labgrid-exporter"), "-c", self.coordinator, "-n", "simrack", "--hostname", "127.0.0.1",
-                     str(self.workdir / "exporter.yaml")], "exporter", group=True)  # fmt: skip
+        exporter = [_bin("labgrid-exporter"), "-c", self.coordinator, "-n", "simrack", "--hostname", "127.0.0.1",
+                    str(self.workdir / "exporter.yaml")]  # fmt: skip
+        self._spawn(exporter, "exporter", group=True, env=self._exporter_env())
         self._make_places(names or [f"sim-{i}" for i in range(1, len(self.sims) + 1)], tags)
+
+    def _exporter_env(self) -> dict[str, str] | None:
+        if not self.slow_exporter:
+            return None
+        real = shutil.which("ser2net") or "/usr/sbin/ser2net"
+        bin_dir = self.workdir / "slow-bin"
+        bin_dir.mkdir(exist_ok=True)
+        wrapper = bin_dir / "ser2net"
+        wrapper.write_text(
+            "#!/bin/sh\n# the real ser2net, but the first version check (the exporter's, before it starts a console)\n"
+            "# takes long, as on a loaded exporter host\n"
+            f'if [ "$1" = -v ] && [ ! -e {shlex.quote(str(bin_dir / "slowed"))} ]; then\n'
+            f"  touch {shlex.quote(str(bin_dir / 'slowed'))}; sleep {self.slow_exporter:g}\n"
+            f'fi\nexec {shlex.quote(real)} "$@"\n',
+            encoding="utf-8",
+        )
+        wrapper.chmod(0o755)
+        return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
 
     def _make_places(self, names: list[str], tags: list[dict[str, str]] | None) -> None:
         from labgrid.remote.generated import labgrid_coordinator_pb2 as pb

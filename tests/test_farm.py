@@ -237,3 +237,38 @@ def test_a_user_suite_takes_a_board_with_the_farm_keywords(rig: Rig, tmp_path: P
     assert "reserving a labgrid place matching board=am62xx_sk rack=sim" in p.stdout, p.stdout
     assert all(v == (None, None) for v in rig.state().values()), rig.state()
     assert rig.reservations() == []
+
+
+def test_lg_coordinator_names_the_coordinator_when_the_lab_does_not(rig: Rig, monkeypatch) -> None:
+    from perfgate.farm.client import Farm
+
+    monkeypatch.setenv("LG_COORDINATOR", rig.coordinator)
+    with Farm(None) as farm:
+        assert farm.address == rig.coordinator
+        assert sorted(farm.places()) == sorted(rig.places)
+
+
+def test_a_slow_exporter_is_waited_for(tmp_path: Path) -> None:
+    """The coordinator gives an exporter 10 s to hand a resource over; an exporter host that takes longer (here its
+    first ser2net start blocks it 12 s) fails the acquire, the coordinator frees the half-acquired console in its
+    next resource sync, and the gate's retry then gets the place."""
+    from perfgate.farm.client import Farm
+
+    said: list[str] = []
+    slow = Rig(tmp_path, [BOARD], slow_exporter=12).start()
+    try:
+        with Farm(slow.coordinator, say=said.append) as farm:
+            start = time.monotonic()
+            place = farm.take({"name": "sim-1"}, 30)
+            took = time.monotonic() - start
+            try:
+                assert place.console_address()[1] > 0
+            finally:
+                farm.give_back(place)
+        assert slow.state()["sim-1"] == (None, None)
+    finally:
+        left = slow.close()
+    assert not left, f"the farm left processes or ports behind: {left}"
+    retry = "Failed to acquire resources for place sim-1: the exporter has not handed them over yet"
+    assert any(retry in s for s in said), said
+    print(f"slow exporter: place acquired after {took:.1f} s")

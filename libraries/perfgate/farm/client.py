@@ -280,9 +280,11 @@ class Farm:
         """Acquire the place allocated to `token` and read its resources (waiting, bounded, for the exporter to
         start the console's ser2net).
 
-        The coordinator gives an exporter 10 s to hand a resource over; a busy exporter host answers later, the
-        acquire fails ("Failed to acquire resources") and the coordinator frees the half-acquired resource in its
-        next resource sync. That is retried (the place stays allocated to our reservation) for `retry_for` s."""
+        The coordinator refuses the acquire ("Failed to acquire resources") while a resource is not free on its
+        exporter: just after the place's previous holder released it (the exporter's release update has not come
+        in yet), or when a busy exporter host missed the coordinator's 10 s to hand a resource over (the
+        coordinator frees that half-acquired resource in its next resource sync, every 15 s). The place stays
+        allocated to our reservation, so the acquire is retried for `retry_for` s."""
         deadline = time.monotonic() + retry_for
         while True:
             try:
@@ -291,7 +293,7 @@ class Farm:
             except FarmError as e:
                 if "Failed to acquire resources" not in str(e) or time.monotonic() > deadline:
                     raise
-                self.say(f"{e}: the exporter was slow; retrying (for at most {retry_for:g} s)")
+                self.say(f"{e}: the exporter has not handed them over yet; retrying (for at most {retry_for:g} s)")
                 time.sleep(2)
                 self._run(self.session.stub.PollReservation(pb.PollReservationRequest(token=token)), "poll")
         deadline = time.monotonic() + ready
