@@ -61,7 +61,9 @@ def test_degraded_numbers_fail_and_only_them(tmp_path):
     """The measurement follows the board: a U-Boot read 50 % slower and an init=/bin/sh boot 40 % longer fail,
     by about that much; their neighbours pass."""
     faults = "degrade:*uboot_ospi*.400000.read*:50,degrade:*boot_time*init-is-bin-sh*:40"
-    r = run_gate(tmp_path, "j721e-idk-gw", ["uboot_ospi", "boot_time"], FAULTS=faults, BOOT_CYCLES="1")
+    # the 09.01.00 guide publishes the init=/bin/sh boot row (11.02 does not: its glob would match nothing)
+    r = run_gate(tmp_path, "j721e-idk-gw", ["uboot_ospi", "boot_time"], FAULTS=faults, BOOT_CYCLES="1",
+                 RELEASE="09.01.00")  # fmt: skip
     failed = {n: m for n, (s, m) in r["tests"].items() if s == "FAIL"}
     assert len(failed) == 2 and len(r["tests"]) == 10, r["tests"]
     ospi = next(m for n, m in failed.items() if "Uboot Ospi.400000 · Read" in n)
