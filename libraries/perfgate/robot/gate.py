@@ -26,6 +26,7 @@ from robot.libraries.BuiltIn import BuiltIn
 from perfgate import boards, criteria, paths, runvars, waivers
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.model import Criterion
+from perfgate.report import progress
 from perfgate.tolerance import Policy
 from perfgate.verdict import NOT_MEASURED, WARN, Judgement, judge
 from perfgate.workloads.base import Measurements, Workload
@@ -67,21 +68,31 @@ class _Context:
         self.last_evidence = ""
 
     def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+        logger.console(
+            progress.starting(self.suite, where, command, timeout, self._gate.expected(self.suite, where, command))
+        )
         started = time.monotonic()
-        if where == "host":
-            text = self._gate.run_on_host(command, timeout)
-        else:
-            board = self._gate.board_library()
-            if where == "uboot":
-                text = board.uboot_command(command, timeout=timeout)
+        try:
+            if where == "host":
+                text = self._gate.run_on_host(command, timeout)
             else:
-                text = board.run_on_board(command, timeout=timeout, where=where)
+                board = self._gate.board_library()
+                if where == "uboot":
+                    text = board.uboot_command(command, timeout=timeout)
+                else:
+                    text = board.run_on_board(command, timeout=timeout, where=where)
+        except BaseException as e:
+            logger.console(progress.finished(self.suite, time.monotonic() - started, e))
+            raise
         elapsed = time.monotonic() - started
         path = self._gate.keep_evidence(self.suite, label or "output", command, text, elapsed, where)
         self.files.append(path)
         self.last_evidence = path
         if _not_found(text):
-            raise ToolMissing(f"`{command.split()[0]}` is not on the board ({_not_found(text)})")
+            error = ToolMissing(f"`{command.split()[0]}` is not on the board ({_not_found(text)})")
+            logger.console(progress.finished(self.suite, elapsed, error))
+            raise error
+        logger.console(progress.finished(self.suite, elapsed))
         return text
 
     def tester(self) -> str:
@@ -131,6 +142,7 @@ class Gate:
         self._selected: list[str] = []  # the gate suites this robot run selected
         self.signal: str | None = None  # SIGINT/SIGTERM that stopped the run
         self.stopped: list[str] = []  # criteria whose tests Robot stopped (never ran)
+        self._previous: dict[tuple[str, str, str], float] | None = None  # the last run's time per command
 
     # ----------------------------------------------------------------------------------------------- keywords
     @keyword
@@ -545,6 +557,12 @@ class Gate:
         from perfgate.robot.board import Board  # GLOBAL: the instance suites/__init__.robot opened
 
         return Board.active or BuiltIn().get_library_instance(BOARD_LIBRARY)
+
+    def expected(self, suite: str, where: str, command: str) -> float | None:
+        """How long the same command took in the board's previous run (None: no such run or command)."""
+        if self._previous is None:
+            self._previous = progress.previous_durations(self.run_dir) if self.run_dir else {}
+        return self._previous.get((suite, where, command))
 
     def run_on_host(self, command: str, timeout: float) -> str:
         p = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=timeout, check=False)
