@@ -1,16 +1,18 @@
 *** Settings ***
-Documentation    ALSA SoC Audio Driver / Audio Capture and Audio Playback, as the guide's tables.
-...              One test per number the guide publishes for the board.
-...              Measures throughput (bits/sec) and CPU load per sampling rate:
-...              RW_INTERLEAVED, 2 channels, S16_LE, period size 64.
+Documentation     ALSA SoC Audio Driver / Audio Capture and Audio Playback, as the guide's tables.
+...               One test per number the guide publishes for the board.
+...               Measures throughput (bits/sec) and CPU load per sampling rate:
+...               RW_INTERLEAVED, 2 channels, S16_LE, period size 64.
 
-Library          DataDriver    file=${CRITERIA_DIR}/alsa.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    alsa.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    alsa
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    alsa
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        audio    alsa
+Test Tags         audio    alsa
 
 
 *** Test Cases ***

@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    Crypto / OpenSSL, as the guides' "OpenSSL Performance" section: one test per number the guide
-...              publishes for the board. `time -v openssl speed -elapsed -evp <alg>` per algorithm: throughput per
-...              block size, CPU load (GNU time), and the older guide's user and system seconds.
+Documentation     Crypto / OpenSSL, as the guides' "OpenSSL Performance" section: one test per number the guide
+...               publishes for the board. `time -v openssl speed -elapsed -evp <alg>` per algorithm: throughput per
+...               block size, CPU load (GNU time), and the older guide's user and system seconds.
 
-Library          DataDriver    file=${CRITERIA_DIR}/openssl.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    openssl.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    openssl
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    openssl
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        crypto    openssl
+Test Tags         crypto    openssl
 
 
 *** Test Cases ***

@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    Graphics / GFXBench, as the guide's "GFXBench Performance" table.
-...              One test per number the guide publishes for the board.
-...              Runs each GFXBench test and reads its Score and Fps; needs the board's GPU and a display.
+Documentation     Graphics / GFXBench, as the guide's "GFXBench Performance" table.
+...               One test per number the guide publishes for the board.
+...               Runs each GFXBench test and reads its Score and Fps; needs the board's GPU and a display.
 
-Library          DataDriver    file=${CRITERIA_DIR}/gfxbench.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    gfxbench.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    gfxbench
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    gfxbench
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        graphics    gfxbench
+Test Tags         graphics    gfxbench
 
 
 *** Test Cases ***

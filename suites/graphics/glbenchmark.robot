@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    Graphics / GLBenchmark 2.5, as the guide's Performance, Vertex and Pixel Throughput tables.
-...              One test per number the guide publishes for the board.
-...              Runs each GLBenchmark test by its test number and reads Fps, triangles/sec and texels/sec.
+Documentation     Graphics / GLBenchmark 2.5, as the guide's Performance, Vertex and Pixel Throughput tables.
+...               One test per number the guide publishes for the board.
+...               Runs each GLBenchmark test by its test number and reads Fps, triangles/sec and texels/sec.
 
-Library          DataDriver    file=${CRITERIA_DIR}/glbenchmark.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    glbenchmark.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    glbenchmark
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    glbenchmark
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        graphics    glbenchmark
+Test Tags         graphics    glbenchmark
 
 
 *** Test Cases ***

@@ -1,16 +1,18 @@
 *** Settings ***
-Documentation    Graphics / Glmark2, as the guide's "Glmark2" table.
-...              One test per number the guide publishes for the board.
-...              Runs glmark2 (DRM, Wayland, Wayland 1920x1080) and reads its Score;
-...              needs the board's GPU and a display.
+Documentation     Graphics / Glmark2, as the guide's "Glmark2" table.
+...               One test per number the guide publishes for the board.
+...               Runs glmark2 (DRM, Wayland, Wayland 1920x1080) and reads its Score;
+...               needs the board's GPU and a display.
 
-Library          DataDriver    file=${CRITERIA_DIR}/glmark2.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    glmark2.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    glmark2
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    glmark2
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        graphics    glmark2
+Test Tags         graphics    glmark2
 
 
 *** Test Cases ***

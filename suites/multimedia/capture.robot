@@ -1,16 +1,18 @@
 *** Settings ***
-Documentation    Sensor Capture, as the guide's "Sensor Capture" table.
-...              One test per number the guide publishes for the board.
-...              Streams MMAP buffers with v4l2-ctl per resolution and format and reads the reported fps;
-...              needs a camera.
+Documentation     Sensor Capture, as the guide's "Sensor Capture" table.
+...               One test per number the guide publishes for the board.
+...               Streams MMAP buffers with v4l2-ctl per resolution and format and reads the reported fps;
+...               needs a camera.
 
-Library          DataDriver    file=${CRITERIA_DIR}/capture.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    capture.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    capture
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    capture
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        multimedia    capture
+Test Tags         multimedia    capture
 
 
 *** Test Cases ***

@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    Multimedia (Decode), as the guide's GStreamer decode tables per codec and container.
-...              One test per number the guide publishes for the board.
-...              Plays the lab's streams with gst-launch-1.0 playbin to kmssink; fps = frames / execution time.
+Documentation     Multimedia (Decode), as the guide's GStreamer decode tables per codec and container.
+...               One test per number the guide publishes for the board.
+...               Plays the lab's streams with gst-launch-1.0 playbin to kmssink; fps = frames / execution time.
 
-Library          DataDriver    file=${CRITERIA_DIR}/decode.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    decode.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    decode
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    decode
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        multimedia    decode
+Test Tags         multimedia    decode
 
 
 *** Test Cases ***

@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    Display Driver, as the guide's "Display performance" tables (LCD, HDMI).
-...              One test per number the guide publishes for the board.
-...              Sets each mode with modetest's sync plus flip option (-v -s) and reads the refresh rate.
+Documentation     Display Driver, as the guide's "Display performance" tables (LCD, HDMI).
+...               One test per number the guide publishes for the board.
+...               Sets each mode with modetest's sync plus flip option (-v -s) and reads the refresh rate.
 
-Library          DataDriver    file=${CRITERIA_DIR}/display.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    display.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    display
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    display
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        multimedia    display
+Test Tags         multimedia    display
 
 
 *** Test Cases ***

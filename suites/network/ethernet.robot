@@ -1,17 +1,19 @@
 *** Settings ***
-Documentation    Ethernet, as the guides' "Ethernet" / CPSW sections: one test per number the guide publishes for the
-...              board. TCP bidirectional throughput and CPU load (netperf TCP_STREAM + TCP_MAERTS, with and without
-...              interrupt pacing), UDP throughput at 0 % loss per frame size (RFC 2544 26.1 search over the offered
-...              rate), UDP with possible loss; iperf3 where netperf is missing. The log names the tool of every
-...              number.
+Documentation     Ethernet, as the guides' "Ethernet" / CPSW sections: one test per number the guide publishes for the
+...               board. TCP bidirectional throughput and CPU load (netperf TCP_STREAM + TCP_MAERTS, with and without
+...               interrupt pacing), UDP throughput at 0 % loss per frame size (RFC 2544 26.1 search over the offered
+...               rate), UDP with possible loss; iperf3 where netperf is missing. The log names the tool of every
+...               number.
 
-Library          DataDriver    file=${CRITERIA_DIR}/ethernet.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    ethernet.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    ethernet
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    ethernet
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        network    ethernet
+Test Tags         network    ethernet
 
 
 *** Test Cases ***

@@ -1,14 +1,16 @@
 *** Settings ***
-Documentation    IPSec, as the guides' "IPSec" sections: one test per number the guide publishes for the board. UDP
-...              throughput, packets and CPU load through an ESP tunnel (ip xfrm) per cipher, with iperf3.
+Documentation     IPSec, as the guides' "IPSec" sections: one test per number the guide publishes for the board. UDP
+...               throughput, packets and CPU load through an ESP tunnel (ip xfrm) per cipher, with iperf3.
 
-Library          DataDriver    file=${CRITERIA_DIR}/ipsec.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    ipsec.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    ipsec
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    ipsec
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        network    ipsec
+Test Tags         network    ipsec
 
 
 *** Test Cases ***

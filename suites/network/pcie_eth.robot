@@ -1,14 +1,16 @@
 *** Settings ***
-Documentation    PCIe-ETH, as the guide's "PCIe-ETH" section: one test per number the guide publishes for the board.
-...              TCP bandwidth per TCP window size with iperf through the PCIe Ethernet card.
+Documentation     PCIe-ETH, as the guide's "PCIe-ETH" section: one test per number the guide publishes for the board.
+...               TCP bandwidth per TCP window size with iperf through the PCIe Ethernet card.
 
-Library          DataDriver    file=${CRITERIA_DIR}/pcie_eth.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    pcie_eth.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    pcie_eth
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    pcie_eth
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        network    pcie_eth
+Test Tags         network    pcie_eth
 
 
 *** Test Cases ***

@@ -1,14 +1,16 @@
 *** Settings ***
-Documentation    USB CDC/RNDIS, as the guide's "USB CDC/RNDIS Slave Driver" section: one test per number the guide
-...              publishes for the board. TCP bandwidth per TCP window size with iperf over the USB gadget link.
+Documentation     USB CDC/RNDIS, as the guide's "USB CDC/RNDIS Slave Driver" section: one test per number the guide
+...               publishes for the board. TCP bandwidth per TCP window size with iperf over the USB gadget link.
 
-Library          DataDriver    file=${CRITERIA_DIR}/usb_eth.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    usb_eth.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    usb_eth
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    usb_eth
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        network    usb_eth
+Test Tags         network    usb_eth
 
 
 *** Test Cases ***

@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    Low Power Performance, as the guide's "Deep sleep" and "MCU only" tables.
-...              One test per number the guide publishes for the board.
-...              Puts the board in each mode and reads every rail through the lab's power meter; skipped without one.
+Documentation     Low Power Performance, as the guide's "Deep sleep" and "MCU only" tables.
+...               One test per number the guide publishes for the board.
+...               Puts the board in each mode and reads every rail through the lab's power meter; skipped without one.
 
-Library          DataDriver    file=${CRITERIA_DIR}/low_power.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    low_power.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    low_power
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    low_power
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        power    low_power
+Test Tags         power    low_power
 
 
 *** Test Cases ***

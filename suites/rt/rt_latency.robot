@@ -1,17 +1,19 @@
 *** Settings ***
-Documentation    Real-time latency, as the guides' "Maximum Latency under different use cases", "OSADL Test" and
-...              (SDK 11-12 RT guides) "Stress-ng and Cyclic Test" per CPU.
-...              One test per number the guide publishes for the board.
-...              Runs cyclictest on a shielded CPU under each use case's load, and the OSADL command;
-...              keeps the histograms.
+Documentation     Real-time latency, as the guides' "Maximum Latency under different use cases", "OSADL Test" and
+...               (SDK 11-12 RT guides) "Stress-ng and Cyclic Test" per CPU.
+...               One test per number the guide publishes for the board.
+...               Runs cyclictest on a shielded CPU under each use case's load, and the OSADL command;
+...               keeps the histograms.
 
-Library          DataDriver    file=${CRITERIA_DIR}/rt_latency.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    rt_latency.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    rt_latency
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    rt_latency
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        rt    rt_latency
+Test Tags         rt    rt_latency
 
 
 *** Test Cases ***

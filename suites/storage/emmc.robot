@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    eMMC, as the guides' "EMMC Driver" section: one test per number the guide publishes for the board.
-...              fio (libaio, iodepth 4, direct, time based) writes then reads a test file per buffer size on the
-...              mount point the lab names (storage.emmc); a medium the lab does not name is skipped.
+Documentation     eMMC, as the guides' "EMMC Driver" section: one test per number the guide publishes for the board.
+...               fio (libaio, iodepth 4, direct, time based) writes then reads a test file per buffer size on the
+...               mount point the lab names (storage.emmc); a medium the lab does not name is skipped.
 
-Library          DataDriver    file=${CRITERIA_DIR}/emmc.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    emmc.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    emmc
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    emmc
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        storage    emmc
+Test Tags         storage    emmc
 
 
 *** Test Cases ***

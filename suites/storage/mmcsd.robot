@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    MMC/SD, as the guides' "MMC/SD Driver" section: one test per number the guide publishes for the
-...              board. fio writes then reads a test file per buffer size on the mount point the lab names
-...              (storage.mmcsd); a medium the lab does not name is skipped.
+Documentation     MMC/SD, as the guides' "MMC/SD Driver" section: one test per number the guide publishes for the
+...               board. fio writes then reads a test file per buffer size on the mount point the lab names
+...               (storage.mmcsd); a medium the lab does not name is skipped.
 
-Library          DataDriver    file=${CRITERIA_DIR}/mmcsd.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    mmcsd.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    mmcsd
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    mmcsd
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        storage    mmcsd
+Test Tags         storage    mmcsd
 
 
 *** Test Cases ***

@@ -1,14 +1,16 @@
 *** Settings ***
-Documentation    NAND flash, as the guide's "NAND Driver" section: one test per number the guide publishes for the
-...              board. fio writes then reads per buffer size on the UBIFS mount the lab names (storage.nand).
+Documentation     NAND flash, as the guide's "NAND Driver" section: one test per number the guide publishes for the
+...               board. fio writes then reads per buffer size on the UBIFS mount the lab names (storage.nand).
 
-Library          DataDriver    file=${CRITERIA_DIR}/nand.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    nand.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    nand
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    nand
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        storage    nand
+Test Tags         storage    nand
 
 
 *** Test Cases ***

@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    PCIe NVMe SSD, as the guides' "PCIe-NVMe-SSD" section: one test per number the guide publishes for
-...              the board. fio writes then reads a 10G test file per buffer size on the mount point the lab names
-...              (storage.nvme); a medium the lab does not name is skipped.
+Documentation     PCIe NVMe SSD, as the guides' "PCIe-NVMe-SSD" section: one test per number the guide publishes for
+...               the board. fio writes then reads a 10G test file per buffer size on the mount point the lab names
+...               (storage.nvme); a medium the lab does not name is skipped.
 
-Library          DataDriver    file=${CRITERIA_DIR}/nvme.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    nvme.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    nvme
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    nvme
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        storage    nvme
+Test Tags         storage    nvme
 
 
 *** Test Cases ***

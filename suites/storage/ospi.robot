@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    OSPI/QSPI flash, as the guides' "OSPI/QSPI Flash Driver" sections: one test per number the guide
-...              publishes for the board. fio on the UBIFS mount the lab names (storage.ospi) and raw reads of the
-...              flash device it names (storage.ospi_raw).
+Documentation     OSPI/QSPI flash, as the guides' "OSPI/QSPI Flash Driver" sections: one test per number the guide
+...               publishes for the board. fio on the UBIFS mount the lab names (storage.ospi) and raw reads of the
+...               flash device it names (storage.ospi_raw).
 
-Library          DataDriver    file=${CRITERIA_DIR}/ospi.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    ospi.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    ospi
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    ospi
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        storage    ospi
+Test Tags         storage    ospi
 
 
 *** Test Cases ***

@@ -1,14 +1,16 @@
 *** Settings ***
-Documentation    SATA, as the guides' "SATA Driver" section: one test per number the guide publishes for the board.
-...              fio writes then reads per buffer size on the mount point the lab names (storage.sata).
+Documentation     SATA, as the guides' "SATA Driver" section: one test per number the guide publishes for the board.
+...               fio writes then reads per buffer size on the mount point the lab names (storage.sata).
 
-Library          DataDriver    file=${CRITERIA_DIR}/sata.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    sata.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    sata
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    sata
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        storage    sata
+Test Tags         storage    sata
 
 
 *** Test Cases ***

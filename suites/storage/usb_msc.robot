@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    USB mass storage, as the guides' "USB Host Controller" and "USB Device Controller" sections: one
-...              test per number the guide publishes for the board. fio on the USB disk the lab names
-...              (storage.usb_msc), and from the tester on the board's mass-storage gadget (storage.usb_gadget).
+Documentation     USB mass storage, as the guides' "USB Host Controller" and "USB Device Controller" sections: one
+...               test per number the guide publishes for the board. fio on the USB disk the lab names
+...               (storage.usb_msc), and from the tester on the board's mass-storage gadget (storage.usb_gadget).
 
-Library          DataDriver    file=${CRITERIA_DIR}/usb_msc.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    usb_msc.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    usb_msc
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    usb_msc
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        storage    usb_msc
+Test Tags         storage    usb_msc
 
 
 *** Test Cases ***

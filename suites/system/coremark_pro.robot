@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    System Benchmarks / CoreMarkPro, as the guide's "CoreMarkPro" section: one test per number the
-...              guide publishes for the board. Runs CoreMark-PRO certify-all with one context for the one-core
-...              table and two for the two-core table, and keeps its output.
+Documentation     System Benchmarks / CoreMarkPro, as the guide's "CoreMarkPro" section: one test per number the
+...               guide publishes for the board. Runs CoreMark-PRO certify-all with one context for the one-core
+...               table and two for the two-core table, and keeps its output.
 
-Library          DataDriver    file=${CRITERIA_DIR}/coremark_pro.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    coremark_pro.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    coremark_pro
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    coremark_pro
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        system    coremark_pro
+Test Tags         system    coremark_pro
 
 
 *** Test Cases ***

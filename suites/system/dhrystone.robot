@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    System Benchmarks / Dhrystone, as the guide's "Dhrystone" section: one test per number the
-...              guide publishes for the board. Runs TI's runDhrystone (dhrystone 40000000 <MHz>) and keeps its
-...              output.
+Documentation     System Benchmarks / Dhrystone, as the guide's "Dhrystone" section: one test per number the
+...               guide publishes for the board. Runs TI's runDhrystone (dhrystone 40000000 <MHz>) and keeps its
+...               output.
 
-Library          DataDriver    file=${CRITERIA_DIR}/dhrystone.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    dhrystone.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    dhrystone
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    dhrystone
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        system    dhrystone
+Test Tags         system    dhrystone
 
 
 *** Test Cases ***

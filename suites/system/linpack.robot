@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    System Benchmarks / Linpack, as the guide's "Linpack" section: one test per number the guide
-...              publishes for the board. Runs TI's linpack (clinpack, order 100) and keeps its output (stderr
-...              included).
+Documentation     System Benchmarks / Linpack, as the guide's "Linpack" section: one test per number the guide
+...               publishes for the board. Runs TI's linpack (clinpack, order 100) and keeps its output (stderr
+...               included).
 
-Library          DataDriver    file=${CRITERIA_DIR}/linpack.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    linpack.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    linpack
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    linpack
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        system    linpack
+Test Tags         system    linpack
 
 
 *** Test Cases ***

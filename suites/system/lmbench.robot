@@ -1,16 +1,18 @@
 *** Settings ***
-Documentation    System Benchmarks / LMBench, as the guide's "LMBench" section: one test per number the guide
-...              publishes for the board. Runs the programs of TI's LMBench list that measure the board's
-...              numbers (servers for lat_tcp and lat_connect started before and stopped after) and keeps every
-...              raw output.
+Documentation     System Benchmarks / LMBench, as the guide's "LMBench" section: one test per number the guide
+...               publishes for the board. Runs the programs of TI's LMBench list that measure the board's
+...               numbers (servers for lat_tcp and lat_connect started before and stopped after) and keeps every
+...               raw output.
 
-Library          DataDriver    file=${CRITERIA_DIR}/lmbench.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    lmbench.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    lmbench
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    lmbench
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        system    lmbench
+Test Tags         system    lmbench
 
 
 *** Test Cases ***

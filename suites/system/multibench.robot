@@ -1,15 +1,17 @@
 *** Settings ***
-Documentation    System Benchmarks / MultiBench, as the guide's "MultiBench" section: one test per number the
-...              guide publishes for the board. Runs EEMBC MultiBench (command from the board or lab data) and
-...              keeps its output.
+Documentation     System Benchmarks / MultiBench, as the guide's "MultiBench" section: one test per number the
+...               guide publishes for the board. Runs EEMBC MultiBench (command from the board or lab data) and
+...               keeps its output.
 
-Library          DataDriver    file=${CRITERIA_DIR}/multibench.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    multibench.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    multibench
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    multibench
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        system    multibench
+Test Tags         system    multibench
 
 
 *** Test Cases ***

@@ -1,14 +1,16 @@
 *** Settings ***
-Documentation    System Benchmarks / NBench, as the guide's "NBench" section: one test per number the guide
-...              publishes for the board. Runs nbench (BYTEmark) and keeps its output.
+Documentation     System Benchmarks / NBench, as the guide's "NBench" section: one test per number the guide
+...               publishes for the board. Runs nbench (BYTEmark) and keeps its output.
 
-Library          DataDriver    file=${CRITERIA_DIR}/nbench.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    nbench.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    nbench
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    nbench
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        system    nbench
+Test Tags         system    nbench
 
 
 *** Test Cases ***

@@ -1,14 +1,16 @@
 *** Settings ***
-Documentation    System Benchmarks / Stream, as the guide's "Stream" section: one test per number the guide
-...              publishes for the board. Runs TI's stream_c and keeps its output.
+Documentation     System Benchmarks / Stream, as the guide's "Stream" section: one test per number the guide
+...               publishes for the board. Runs TI's stream_c and keeps its output.
 
-Library          DataDriver    file=${CRITERIA_DIR}/stream.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    stream.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    stream
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    stream
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        system    stream
+Test Tags         system    stream
 
 
 *** Test Cases ***

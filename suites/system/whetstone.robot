@@ -1,14 +1,16 @@
 *** Settings ***
-Documentation    System Benchmarks / Whetstone, as the guide's "Whetstone" section: one test per number the
-...              guide publishes for the board. Runs TI's runWhetstone (whetstone 100000) and keeps its output.
+Documentation     System Benchmarks / Whetstone, as the guide's "Whetstone" section: one test per number the
+...               guide publishes for the board. Runs TI's runWhetstone (whetstone 100000) and keeps its output.
 
-Library          DataDriver    file=${CRITERIA_DIR}/whetstone.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    whetstone.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    whetstone
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    whetstone
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        system    whetstone
+Test Tags         system    whetstone
 
 
 *** Test Cases ***

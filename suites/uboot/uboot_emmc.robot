@@ -1,13 +1,15 @@
 *** Settings ***
-Documentation    U-Boot EMMC raw write and read throughput, measured at the U-Boot prompt with the board's
-...              commands for this medium and computed as the guides do: KB/s = (size / 1024) / (ms / 1000).
-...              One test per published number; a board or lab without this medium gets none or skips.
+Documentation     U-Boot EMMC raw write and read throughput, measured at the U-Boot prompt with the board's
+...               commands for this medium and computed as the guides do: KB/s = (size / 1024) / (ms / 1000).
+...               One test per published number; a board or lab without this medium gets none or skips.
 
-Library          DataDriver    file=${CRITERIA_DIR}/uboot_emmc.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    uboot_emmc.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    uboot_emmc
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    uboot_emmc
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
 
 *** Test Cases ***

@@ -135,6 +135,7 @@ class Gate:
         self._by_id: dict[str, _SuiteResult] = {}
         self._pending: dict[str, tuple[Criterion, Judgement | None, str]] = {}
         self._evidence_count: dict[tuple[str, str], int] = {}
+        self.opened_by = ""  # the suite whose setup opened the run (suites/__init__.robot, or a suite run alone)
         self._current: str | None = None  # the criterion id of the test running now
         self._all: dict[str, Criterion] | None = None  # every criterion of the run, read when first needed
         self._top = None  # the running top suite (robot.running.TestSuite): where `Gate Verdict` goes
@@ -170,6 +171,7 @@ class Gate:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         self.run_dir = _unique(paths.board_results(self.board, self.virtual) / stamp)
         self.criteria_dir = self.run_dir / "criteria"
+        self.opened_by = str(_var("SUITE NAME", ""))
         self.criteria_dir.mkdir(parents=True)
         self._copy_criteria()
         guides = sorted({c.guide for c in self.selection.criteria})
@@ -204,6 +206,16 @@ class Gate:
         logger.console(f"perfgate: board {self.board} in lab {lab}: {where}; results in {self.run_dir}")
         logger.console(f"perfgate: judged against {self.selection.describe()}: {', '.join(guides) or 'no guide'}")
         return str(self.run_dir)
+
+    @keyword
+    def gate_is_open(self) -> bool:
+        """True once `Open Run` has run (in suites/__init__.robot, or earlier in a suite file run alone)."""
+        return self.run_dir is not None
+
+    @keyword
+    def gate_was_opened_by_this_suite(self) -> bool:
+        """True in the suite whose setup opened the run: its teardown closes it."""
+        return self.run_dir is not None and self.opened_by == str(_var("SUITE NAME", ""))
 
     @keyword
     def use_lab(self, lab: dict) -> None:
@@ -449,6 +461,9 @@ class Gate:
     def end_test(self, data, result) -> None:
         if data is self._verdict_test:
             return
+        if "${" in data.name:  # DataDriver never expanded the suite's template: its criteria could not be read
+            result.status = "FAIL"
+            result.message = f"no criteria: {_criteria_problem(data.parent)}"
         try:
             self._record_test(data, result)
         finally:
@@ -659,6 +674,18 @@ def bad_input(error: PerfgateError) -> None:
     them) and in the log, and the run stops at once."""
     logger.error(f"perfgate: {error}")
     BuiltIn().fatal_error(str(error))
+
+
+def _criteria_problem(suite) -> str:
+    """Why DataDriver could not read a suite's criteria (BOARD unset or unknown, a malformed threshold file)."""
+    from perfgate.robot.criteria_reader import criteria_file
+
+    try:
+        path = criteria_file(f"{Path(str(suite.source)).stem}.csv")
+        criteria.read(path)
+    except (PerfgateError, OSError) as e:
+        return str(e)
+    return f"DataDriver could not read {path} (see the errors above)"
 
 
 def _all_suites() -> list[str]:
