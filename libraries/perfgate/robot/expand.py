@@ -1,0 +1,87 @@
+"""`robot --prerunmodifier perfgate.robot.expand.Criteria -v BOARD:<board> ...`: the board's criteria as real tests
+before Robot selects any, so that Robot's own selection works on them:
+
+    robot --prerunmodifier perfgate.robot.expand.Criteria -v BOARD:am62xx_sk -t "add (MB/s)" suites/
+    robot --prerunmodifier perfgate.robot.expand.Criteria -v BOARD:am62xx_sk --rerunfailed run1/output.xml suites/
+    robot --prerunmodifier perfgate.robot.expand.Criteria -v BOARD:am62xx_sk -i 'am62xx_sk.lmbench.*' suites/
+
+DataDriver builds a suite's tests only when the suite starts, after Robot has already filtered by name (`-t`,
+`--rerunfailed`) and found nothing but the template. This modifier does DataDriver's expansion at parse time
+from the same threshold files (the same test names, tags, documentation and template call) and takes DataDriver
+out of those suites. The board comes from the modifier's argument (`...Criteria:am62xx_sk`) or from `-v BOARD:`.
+`export ROBOT_OPTIONS="--prerunmodifier perfgate.robot.expand.Criteria"` makes it the default.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+from robot.api import SuiteVisitor
+from robot.errors import DataError
+from robot.running.model import TestCase, TestSuite
+
+from perfgate import boards, criteria
+from perfgate.errors import PerfgateError
+
+NAME = "*** Test Cases ***"
+
+
+def board_from_argv(argv: list[str]) -> str:
+    """The last `-v BOARD:x` / `--variable BOARD:x` / `--variable=BOARD:x` on the command line."""
+    found = ""
+    for i, arg in enumerate(argv):
+        value = None
+        if arg in ("-v", "--variable") and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--variable="):
+            value = arg.split("=", 1)[1]
+        if value and value.split(":", 1)[0] == "BOARD" and ":" in value:
+            found = value.split(":", 1)[1]
+    return found
+
+
+class Criteria(SuiteVisitor):
+    def __init__(self, board: str = "") -> None:
+        name = board or board_from_argv(sys.argv[1:])
+        if not name:
+            raise DataError("perfgate.robot.expand.Criteria needs the board: -v BOARD:<board> or Criteria:<board>")
+        try:
+            self.board = boards.resolve(name)
+        except PerfgateError as e:
+            raise DataError(str(e)) from e
+
+    def start_suite(self, suite: TestSuite) -> None:
+        datadriver = [i for i in suite.resource.imports if i.type == "LIBRARY" and i.name == "DataDriver"]
+        if not datadriver or not suite.tests:
+            return
+        template = suite.tests[0]
+        path = criteria.board_dir(self.board) / Path(str(datadriver[0].args[0])).name
+        rows = _rows(path) if path.is_file() else []
+        suite.resource.imports = [i for i in suite.resource.imports if i not in datadriver]
+        suite.tests = [_test(template, row) for row in rows]
+
+    def visit_test(self, test: TestCase) -> None:
+        """Tests need no visit."""
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    try:
+        criteria.read(path)  # a malformed file is an error naming its file and line, as in a normal run
+    except PerfgateError as e:
+        raise DataError(str(e)) from e
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def _test(template: TestCase, row: dict[str, str]) -> TestCase:
+    cid = row["${id}"]
+    tags = [*template.tags, *(t.strip() for t in (row.get("[Tags]") or "").split(",") if t.strip()), cid]
+    test = TestCase(
+        name=row[NAME], doc=row.get("[Documentation]") or template.doc, tags=tags, template=template.template,
+        lineno=template.lineno, timeout=template.timeout,
+    )  # fmt: skip
+    test.setup, test.teardown = template.setup, template.teardown
+    test.body.create_keyword(name=template.template, args=[cid], lineno=template.lineno)
+    return test
