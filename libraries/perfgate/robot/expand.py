@@ -54,6 +54,8 @@ class Criteria(SuiteVisitor):
             raise DataError(str(e)) from e
 
     def start_suite(self, suite: TestSuite) -> None:
+        if suite.parent is None:  # named after the board, as the RunFiles listener names it in output.xml
+            suite.name = self.board
         datadriver = [i for i in suite.resource.imports if i.type == "LIBRARY" and i.name == "DataDriver"]
         if not datadriver or not suite.tests:
             return

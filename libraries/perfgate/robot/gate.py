@@ -8,7 +8,9 @@ Board access goes through the board library (perfgate.robot.board.Board): `run_o
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -34,6 +36,8 @@ from perfgate.workloads.base import Measurements, Workload
 BOARD_LIBRARY = "perfgate.robot.board.Board"
 GATE_LIBRARY = "perfgate.robot.gate.Gate"
 STOPPED = ("Test execution stopped due to a fatal error", "Execution terminated by signal")
+UBOOT_BANNER = re.compile(r"^\s*(U-Boot (?:SPL )?\d{4}\.\d\d\S*[^\r\n]*)", re.M)
+LINUX_VERSION = re.compile(r"Linux version (\S+)")
 
 
 def _var(name: str, default: object = None) -> object:
@@ -202,7 +206,15 @@ class Gate:
         bi.set_global_variable("${RELEASE_NAME}", self.selection.label)
         bi.set_global_variable("${RUN_DIR}", str(self.run_dir))
         bi.set_global_variable("${CRITERIA_DIR}", str(self.criteria_dir))
+        self.recorder.meta["link_base"] = str(_link_base())
         where = "VIRTUAL BOARD (simulated or emulated, not hardware)" if self.virtual else "hardware"
+        for name, value in (
+            ("Board", self.board), ("Lab", lab), ("Virtual", f"yes: {where}" if self.virtual else "no: hardware"),
+            ("Guide", meta["guide"]), ("Release", meta["release"]),
+            ("Comparison", f"[{self._href(self.run_dir / 'comparison.html')}|comparison.html] (measured vs published)"),
+            ("Results", str(self.run_dir)),
+        ):  # fmt: skip
+            bi.set_suite_metadata(name, value, top=True)
         logger.console(f"perfgate: board {self.board} in lab {lab}: {where}; results in {self.run_dir}")
         logger.console(f"perfgate: judged against {self.selection.describe()}: {', '.join(guides) or 'no guide'}")
         return str(self.run_dir)
@@ -216,6 +228,18 @@ class Gate:
     def gate_was_opened_by_this_suite(self) -> bool:
         """True in the suite whose setup opened the run: its teardown closes it."""
         return self.run_dir is not None and self.opened_by == str(_var("SUITE NAME", ""))
+
+    @keyword
+    def note_board_versions(self) -> dict[str, str]:
+        """The U-Boot and kernel versions the board printed on its console (serial.log), in the output's metadata
+        and run.json. A board that printed none (it never came up) is said to have printed none."""
+        assert self.run_dir is not None, "Open Run must come first"
+        versions = board_versions(self.run_dir / "serial.log")
+        for name, key in (("U-Boot", "uboot_version"), ("Kernel", "kernel_version")):
+            BuiltIn().set_suite_metadata(name, versions.get(key) or "not seen on the console", top=True)
+        if self.recorder is not None:
+            self.recorder.meta.update(versions)
+        return versions
 
     @keyword
     def use_lab(self, lab: dict) -> None:
@@ -596,11 +620,12 @@ class Gate:
         logger.info(f"{where}$ {command}  ({elapsed:.2f} s) → {self._link(str(path))}", html=True)
         return str(path)
 
+    def _href(self, path: Path | str) -> str:
+        """`path` relative to where the log is written (perfgate.report.robotfiles rewrites it for the copies)."""
+        return os.path.relpath(path, _link_base())
+
     def _link(self, path: str) -> str:
-        log = _var("LOG FILE")
-        base = Path(str(log)).parent if log and str(log) != "NONE" else Path.cwd()
-        rel = os.path.relpath(path, base)
-        return f'<a href="{rel}">{Path(path).name}</a>'
+        return f'<a href="{html.escape(self._href(path))}">{html.escape(Path(path).name)}</a>'
 
     def _copy_criteria(self) -> None:
         """The run's criteria files, one per suite (header only for a suite the release does not publish)."""
@@ -686,6 +711,26 @@ def _criteria_problem(suite) -> str:
     except (PerfgateError, OSError) as e:
         return str(e)
     return f"DataDriver could not read {path} (see the errors above)"
+
+
+def _link_base() -> Path:
+    """The directory links in the log are relative to: the log's, else (pabot: --log NONE) the output's."""
+    for name in ("LOG FILE", "OUTPUT FILE"):
+        value = _var(name)
+        if value and str(value).upper() != "NONE":
+            return Path(str(value)).parent
+    return Path.cwd()
+
+
+def board_versions(serial_log: Path) -> dict[str, str]:
+    """The last U-Boot banner and `Linux version` line the board printed on its console."""
+    text = serial_log.read_text(encoding="utf-8", errors="replace") if serial_log.is_file() else ""
+    found: dict[str, str] = {}
+    for key, pattern in (("uboot_version", UBOOT_BANNER), ("kernel_version", LINUX_VERSION)):
+        matches = pattern.findall(text)
+        if matches:
+            found[key] = " ".join(matches[-1].split())
+    return found
 
 
 def _all_suites() -> list[str]:

@@ -18,6 +18,7 @@ class RunFiles:
         self.run_dir: Path | None = None
         self.files: dict[str, str] = {}
         self.robot: dict[str, int] = {}
+        self.board = ""
 
     def end_suite(self, data, result) -> None:
         if result.parent is not None:
@@ -30,9 +31,19 @@ class RunFiles:
             return
         if value:
             self.run_dir = Path(str(value))
+        self.board = str(BuiltIn().get_variable_value("${BOARD_NAME}") or "")
 
     def output_file(self, path) -> None:
+        """Robot's output.xml is written: its top suite gets the board's name before Robot writes the log, report
+        and xunit from it (report title and xunit classnames then say which board)."""
         self.files["output"] = str(path)
+        if self.board and str(path).upper() != "NONE":
+            from perfgate.report.robotfiles import name_top_suite
+
+            try:
+                name_top_suite(Path(str(path)), self.board)
+            except OSError as e:
+                print(f"perfgate: could not name the top suite after the board in {path}: {e}")
 
     def log_file(self, path) -> None:
         self.files["log"] = str(path)
