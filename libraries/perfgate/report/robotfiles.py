@@ -8,6 +8,7 @@ Robot tells only command-line listeners where it wrote its files (perfgate.robot
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import subprocess
@@ -88,15 +89,24 @@ def relink(text: str, base: Path, run_dir: Path) -> str:
     return META_LINK.sub(fix_meta, HREF.sub(fix, text))
 
 
-TOP_SUITE = re.compile(r'<suite id="s1" name="([^"]*)"')
+TOP_SUITE = re.compile(r'<suite id="s1" name="([^"]*)"(?: source="([^"]*)")?')
+
+
+def top_suite_name(board: str, name: str, source: str | None) -> str:
+    """The board for the suites directory (as variables/pabot/<board>.args does with --name); `<board> · <name>`
+    for a suite file run alone."""
+    if source and source.endswith(".robot") and not name.startswith(board):
+        return f"{board} · {name}"
+    return board
 
 
 def name_top_suite(output: Path, board: str) -> bool:
-    """Name the top suite of Robot's output.xml after the board (as variables/pabot/<board>.args does with
-    --name) unless it already is, before Robot writes log, report and xunit from it. True when renamed."""
+    """Name the top suite of Robot's output.xml after the board unless it already is, before Robot writes log,
+    report and xunit from it. True when renamed."""
     text = output.read_text(encoding="utf-8")
     m = TOP_SUITE.search(text)
-    if not board or m is None or m.group(1) == board:
+    if not board or m is None or m.group(1).startswith(board):
         return False
-    output.write_text(text[: m.start(1)] + board + text[m.end(1) :], encoding="utf-8")
+    name = html.escape(top_suite_name(board, html.unescape(m.group(1)), m.group(2)), quote=True)
+    output.write_text(text[: m.start(1)] + name + text[m.end(1) :], encoding="utf-8")
     return True

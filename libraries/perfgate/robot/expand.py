@@ -10,11 +10,17 @@ DataDriver builds a suite's tests only when the suite starts, after Robot has al
 from the same threshold files (the same test names, tags, documentation and template call) and takes DataDriver
 out of those suites. The board comes from the modifier's argument (`...Criteria:am62xx_sk`) or from `-v BOARD:`.
 `export ROBOT_OPTIONS="--prerunmodifier perfgate.robot.expand.Criteria"` makes it the default.
+
+The top suite is named after the board (as the RunFiles listener names it in output.xml and the pabot argument
+files with --name), or, with --rerunfailed, as in the output it reruns, so that Robot's full names match.
+DataDriver's own `DataDriver.rerunfailed` modifier works only when one criterion per suite failed (with Robot 7 it
+hands its list of names to DataDriver as one space-joined string).
 """
 
 from __future__ import annotations
 
 import csv
+import html
 import io
 import sys
 from pathlib import Path
@@ -25,22 +31,37 @@ from robot.running.model import TestCase, TestSuite
 
 from perfgate import boards, criteria
 from perfgate.errors import PerfgateError
+from perfgate.report.robotfiles import TOP_SUITE, top_suite_name
 
 NAME = "*** Test Cases ***"
 
 
-def board_from_argv(argv: list[str]) -> str:
-    """The last `-v BOARD:x` / `--variable BOARD:x` / `--variable=BOARD:x` on the command line."""
-    found = ""
+def _option(argv: list[str], short: str, long: str) -> list[str]:
+    """Every value of a robot option on the command line (`-v X`, `--variable X`, `--variable=X`)."""
+    found = []
     for i, arg in enumerate(argv):
-        value = None
-        if arg in ("-v", "--variable") and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif arg.startswith("--variable="):
-            value = arg.split("=", 1)[1]
-        if value and value.split(":", 1)[0] == "BOARD" and ":" in value:
-            found = value.split(":", 1)[1]
+        if arg in (short, long) and i + 1 < len(argv):
+            found.append(argv[i + 1])
+        elif arg.startswith(long + "="):
+            found.append(arg.split("=", 1)[1])
     return found
+
+
+def board_from_argv(argv: list[str]) -> str:
+    """The last `-v BOARD:x` on the command line."""
+    boards_given = [v.split(":", 1)[1] for v in _option(argv, "-v", "--variable") if v.startswith("BOARD:")]
+    return boards_given[-1] if boards_given else ""
+
+
+def rerun_top_name(argv: list[str]) -> str | None:
+    """The top suite's name in the output that `--rerunfailed` reads: the rerun must carry the same name for
+    Robot's full names to match."""
+    outputs = _option(argv, "-R", "--rerunfailed")
+    if not outputs or not Path(outputs[-1]).is_file():
+        return None
+    with open(outputs[-1], encoding="utf-8") as f:
+        m = TOP_SUITE.search(f.read(4096))
+    return html.unescape(m.group(1)) if m else None
 
 
 class Criteria(SuiteVisitor):
@@ -55,7 +76,8 @@ class Criteria(SuiteVisitor):
 
     def start_suite(self, suite: TestSuite) -> None:
         if suite.parent is None:  # named after the board, as the RunFiles listener names it in output.xml
-            suite.name = self.board
+            given = rerun_top_name(sys.argv[1:])
+            suite.name = given or top_suite_name(self.board, suite.name, str(suite.source or ""))
         datadriver = [i for i in suite.resource.imports if i.type == "LIBRARY" and i.name == "DataDriver"]
         if not datadriver or not suite.tests:
             return

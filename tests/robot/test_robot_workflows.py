@@ -1,0 +1,187 @@
+"""The gate as a Robot Framework user drives it, with real robot runs on the simulated board: one suite file alone,
+--rerunfailed (Robot's own, with perfgate's pre-run modifier), -t and -i on criterion names and
+ids, --dryrun on the real criteria (and failing on a broken suite), a board that never comes up, and what the
+output says: metadata, report title, xunit classnames, relative evidence links, readable files, console progress.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from robot.api import ExecutionResult, ResultVisitor
+
+from perfgate import criteria
+from perfgate.report.robotfiles import relink
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = ("-v", "SIM_SPEED:20", "-v", "BOOT_CYCLES:1")
+EXPAND = ("--prerunmodifier", "perfgate.robot.expand.Criteria")
+STREAM = ["add (MB/s)", "copy (MB/s)", "scale (MB/s)", "triad (MB/s)"]
+
+
+def _robot(tmp: Path, out: str, *args: str, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], Path]:
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results"), "PERFGATE_NO_COLLECT": "1"}
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp / out), *args]
+    p = subprocess.run(argv, cwd=tmp, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    return p, tmp / out / "output.xml"
+
+
+def _tests(output: Path) -> dict[str, tuple[str, str]]:
+    found: dict[str, tuple[str, str]] = {}
+
+    def walk(suite) -> None:
+        for t in suite.tests:
+            found[t.name] = (t.status, t.message)
+        for s in suite.suites:
+            walk(s)
+
+    walk(ExecutionResult(str(output)).suite)
+    return found
+
+
+def _messages(suite) -> list[str]:
+    found: list[str] = []
+
+    class Messages(ResultVisitor):
+        def visit_message(self, msg) -> None:
+            found.append(msg.message)
+
+    suite.visit(Messages())
+    return found
+
+
+def _run_dir(tmp: Path, n: int) -> Path:
+    return sorted((tmp / "results" / "am62xx_sk").glob("2*"))[n]
+
+
+@pytest.mark.slow
+def test_a_suite_file_alone_then_only_its_failures_again(tmp_path: Path) -> None:
+    stream = str(ROOT / "suites" / "system" / "stream.robot")
+    first, output = _robot(
+        tmp_path, "run1", "--listener", "perfgate.robot.listener.RunFiles", "--xunit", "xunit.xml",
+        "-v", "BOARD:am62xx_sk", *FAST, "-v", "FAULTS:degrade:am62xx_sk.stream.*add*:30", stream,
+    )  # fmt: skip
+    assert first.returncode == 1, first.stdout + first.stderr
+    tests = _tests(output)
+    assert sorted(tests) == STREAM and tests["add (MB/s)"][0] == "FAIL"
+    assert "perfgate: stream: board$ stream_c" in first.stdout and "perfgate: stream: done in" in first.stdout
+
+    # what the run says about itself, in Robot's files and in the run directory's copies
+    suite = ExecutionResult(str(output)).suite
+    assert suite.name == "am62xx_sk · Stream"  # the report's title and every xunit classname carry the board
+    meta = suite.metadata
+    assert meta["Board"] == "am62xx_sk" and meta["Lab"] == "sim" and meta["Virtual"].startswith("yes")
+    assert meta["Guide"] == "linux-10.00-am62x.rst" and meta["Release"] == "10.00"
+    assert meta["U-Boot"].startswith("U-Boot 20") and meta["Kernel"][0].isdigit()
+    run = _run_dir(tmp_path, 0)
+    link = meta["Comparison"].split("|")[0].lstrip("[")
+    assert (tmp_path / "run1" / link).resolve() == (run / "comparison.html").resolve()
+    classnames = {line.split('classname="')[1].split('"')[0] for line in (tmp_path / "run1" / "xunit.xml")
+                  .read_text().splitlines() if 'classname="' in line}  # fmt: skip
+    assert classnames == {"am62xx_sk · Stream"}
+    copied = ExecutionResult(str(run / "output.xml")).suite
+    assert copied.metadata["Comparison"].startswith("[comparison.html|")
+    evidence = [m for m in _messages(copied) if "Raw output" in m]
+    assert evidence, "no evidence link in the copied output"
+    for message in evidence:
+        href = message.split('href="')[1].split('"')[0]
+        assert not href.startswith("/") and (run / href).is_file(), href  # relative to the run directory
+    assert "perfgate am62xx_sk (VIRTUAL BOARD) Report" in (run / "report.html").read_text()
+    mask = os.umask(0)
+    os.umask(mask)
+    for name in ("metrics.json", "run.json", "comparison.html", "summary.csv", "log.html"):
+        assert (run / name).stat().st_mode & 0o777 == 0o666 & ~mask, name
+
+    # Robot's own --rerunfailed, with the criteria expanded before Robot selects
+    again, output2 = _robot(tmp_path, "run2", *EXPAND, "-v", "BOARD:am62xx_sk", *FAST, "-R", str(output), stream)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert _tests(output2) == {"add (MB/s)": ("PASS", _tests(output2)["add (MB/s)"][1])}
+    assert "(as in the last run)" in again.stdout  # the second run knows how long stream_c took
+
+
+def test_t_and_i_select_criteria_by_name_and_id(tmp_path: Path) -> None:
+    """Selection only (a dry run): the real runs of selected criteria are the --rerunfailed ones above."""
+    by_name, output = _robot(
+        tmp_path, "t", "--dryrun", *EXPAND, "-v", "BOARD:am62xx-sk", "-t", "copy (MB/s)", "-t", "lat_tcp (us)",
+        str(ROOT / "suites"),
+    )  # fmt: skip
+    assert by_name.returncode == 0, by_name.stdout + by_name.stderr
+    assert sorted(_tests(output)) == ["copy (MB/s)", "lat_tcp (us)"]
+    assert ExecutionResult(str(output)).suite.name == "am62xx_sk"
+    by_id, output = _robot(
+        tmp_path, "i", "--dryrun", *EXPAND, "-v", "BOARD:am62xx_sk", "-i", "am62xx_sk.dhrystone.*",
+        str(ROOT / "suites"),
+    )  # fmt: skip
+    assert by_id.returncode == 0, by_id.stdout + by_id.stderr
+    assert set(_tests(output)) == {c.name for c in criteria.load("am62xx_sk", "dhrystone")}
+
+
+def test_dryrun_expands_the_boards_criteria_and_fails_a_broken_suite(tmp_path: Path) -> None:
+    p, output = _robot(tmp_path, "dry", "--dryrun", "-v", "BOARD:am62xx_sk", str(ROOT / "suites"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    expected = sorted(c.name for s in criteria.suites_of("am62xx_sk") for c in criteria.load("am62xx_sk", s))
+    assert sorted(t.name for t in ExecutionResult(str(output)).suite.all_tests) == expected
+
+    bad, output = _robot(tmp_path, "unknown", "--dryrun", "-v", "BOARD:nosuch", "-s", "Stream", str(ROOT / "suites"))
+    assert bad.returncode == 1
+    ((status, message),) = _tests(output).values()
+    assert status == "FAIL" and "unknown board 'nosuch'" in message
+
+    tree = tmp_path / "tree"
+    for part in ("suites", "resources"):
+        shutil.copytree(ROOT / part, tree / part)
+    broken = tree / "suites" / "system" / "stream.robot"
+    broken.write_text(
+        broken.read_text().replace("    Criterion Should Hold    ${id}", "    Criterion Shuold Hold    ${id}")
+    )
+    bad, output = _robot(tmp_path, "broken", "--dryrun", "-v", "BOARD:am62xx_sk", "-s", "Stream", str(tree / "suites"))
+    assert bad.returncode == len(STREAM)
+    assert all(s == "FAIL" and "Criterion Shuold Hold" in m for s, m in _tests(output).values())
+
+
+@pytest.mark.slow
+def test_a_board_that_never_comes_up_fails_every_criterion_by_name(tmp_path: Path) -> None:
+    p, output = _robot(
+        tmp_path, "out", "-v", "BOARD:am62xx_sk", *FAST, "-v", "FAULTS:uboot-hang", "-s", "Stream", "-s", "Dhrystone",
+        "-s", "Uboot Emmc", "-s", "Usb Msc", str(ROOT / "suites"),
+    )  # fmt: skip
+    expected = {c.name for s in ("stream", "dhrystone", "uboot_emmc") for c in criteria.load("am62xx_sk", s)}
+    assert not criteria.load("am62xx_sk", "usb_msc")  # a suite with no numbers for the board has no tests
+    tests = _tests(output)
+    assert set(tests) == expected and p.returncode == len(expected)
+    reasons = ("no '`Starting kernel`' on the console", "U-Boot did not answer")  # the board hangs in U-Boot
+    for name, (status, message) in tests.items():
+        assert status == "FAIL" and message.startswith(f"{name}: not measured"), message
+        assert any(r in message for r in reasons), message
+    entries = json.loads((_run_dir(tmp_path, 0) / "metrics.json").read_text())
+    assert {e["name"] for e in entries} == expected and {e["verdict"] for e in entries} == {"not-measured"}
+    assert all(any(r in e["message"] for r in reasons) for e in entries)
+    page = (_run_dir(tmp_path, 0) / "comparison.html").read_text()
+    assert all(name in page for name in expected)
+
+    # the board is fixed: --rerunfailed over the whole directory runs exactly the failed criteria again
+    dd, output = _robot(
+        tmp_path, "rerun", *EXPAND, "-R", str(output), "-v", "BOARD:am62xx_sk", *FAST, str(ROOT / "suites")
+    )  # fmt: skip
+    assert dd.returncode == 0, dd.stdout + dd.stderr
+    assert set(_tests(output)) == expected and {s for s, _ in _tests(output).values()} == {"PASS"}
+
+
+def test_relink_makes_links_relative_to_the_run_directory(tmp_path: Path) -> None:
+    run = tmp_path / "results" / "b" / "r1"
+    (run / "raw").mkdir(parents=True)
+    (run / "raw" / "x.txt").write_text("x")
+    text = (
+        '<msg html="true">&lt;a href="../results/b/r1/raw/x.txt"&gt;x&lt;/a&gt; '
+        '&lt;a href="https://example.com/a"&gt;&lt;/a&gt;</msg>'
+        '<meta name="Comparison">[../results/b/r1/comparison.html|comparison.html]</meta>'
+    )
+    fixed = relink(text, tmp_path / "out", run)
+    assert 'href="raw/x.txt"' in fixed and "https://example.com/a" in fixed
+    assert "[comparison.html|comparison.html]" in fixed
