@@ -10,37 +10,54 @@ Every criterion is tagged with its id (`robot -i 'am62xx_sk.stream.*'`) beside t
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
-from DataDriver.csv_reader import csv_reader
+from DataDriver.AbstractReaderClass import AbstractReaderClass
 from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import boards, criteria
 from perfgate.errors import PerfgateError
 
 
-def criteria_file(name: str) -> Path:
-    """The threshold file `name` (e.g. stream.csv) of this run, or of ${BOARD} when no run is open."""
+def board_csv(board: str, release: str | None, suite: str) -> str:
+    """A suite's threshold file as the gate would judge it: the board's release (RELEASE, default the newest)."""
+    selection = criteria.select(boards.resolve(board), release)
+    return criteria.render(selection.by_suite().get(suite, []))
+
+
+def criteria_csv(name: str) -> str:
+    """The threshold file `name` (e.g. stream.csv) of this run, or of ${BOARD} and ${RELEASE} when no run is open."""
     variables = BuiltIn()
     run_copy = variables.get_variable_value("${CRITERIA_DIR}")
     if run_copy:
-        return Path(str(run_copy)) / name
+        path = Path(str(run_copy)) / name
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
     board = str(variables.get_variable_value("${BOARD}") or "").strip()
     if not board:
         raise PerfgateError("BOARD is not set: run with -v BOARD:<board> (python -m perfgate boards lists them)")
-    return criteria.board_dir(boards.resolve(board)) / name
+    release = variables.get_variable_value("${RELEASE}")
+    return board_csv(board, str(release) if release else None, Path(name).stem)
 
 
-class CriteriaReader(csv_reader):
+def robot_name(name: str) -> str:
+    """A criterion's name as a test name Robot shows unchanged: Robot unescapes test names when it runs them, so
+    the backslash of a guide's `(MB\\s)` is doubled."""
+    return name.replace("\\", "\\\\")
+
+
+class CriteriaReader(AbstractReaderClass):
     def get_data_from_source(self):
-        path = criteria_file(Path(str(self.file)).name)
-        if not path.is_file():  # the board publishes nothing for this suite: no tests
-            return []
-        self.file = str(path)
-        super().get_data_from_source()
-        id_column = self.header.index("${id}") if "${id}" in self.header else None
+        text = criteria_csv(Path(str(self.file)).name)
+        for index, row in enumerate(csv.reader(io.StringIO(text))):
+            if index == 0:
+                self._analyse_header(row)
+            else:
+                self._read_data_from_table(row)
         for row in self.data_table:
-            cid = row.arguments.get("${id}") if id_column is not None else None
+            row.test_case_name = robot_name(row.test_case_name)
+            cid = row.arguments.get("${id}")
             if cid:
                 row.tags = [*(row.tags or []), cid]
         return self.data_table

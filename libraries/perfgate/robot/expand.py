@@ -8,7 +8,8 @@ before Robot selects any, so that Robot's own selection works on them:
 DataDriver builds a suite's tests only when the suite starts, after Robot has already filtered by name (`-t`,
 `--rerunfailed`) and found nothing but the template. This modifier does DataDriver's expansion at parse time
 from the same threshold files (the same test names, tags, documentation and template call) and takes DataDriver
-out of those suites. The board comes from the modifier's argument (`...Criteria:am62xx_sk`) or from `-v BOARD:`.
+out of those suites. The board comes from the modifier's argument (`...Criteria:am62xx_sk`) or from
+`-v BOARD:`, the release from `-v RELEASE:` (default: the newest), as in the gate.
 `export ROBOT_OPTIONS="--prerunmodifier perfgate.robot.expand.Criteria"` makes it the default.
 
 The top suite is named after the board (as the RunFiles listener names it in output.xml and the pabot argument
@@ -32,6 +33,7 @@ from robot.running.model import TestCase, TestSuite
 from perfgate import boards, criteria
 from perfgate.errors import PerfgateError
 from perfgate.report.robotfiles import TOP_SUITE, top_suite_name
+from perfgate.robot.criteria_reader import board_csv, robot_name
 
 NAME = "*** Test Cases ***"
 
@@ -69,42 +71,39 @@ class Criteria(SuiteVisitor):
         name = board or board_from_argv(sys.argv[1:])
         if not name:
             raise DataError("perfgate.robot.expand.Criteria needs the board: -v BOARD:<board> or Criteria:<board>")
+        releases = [v.split(":", 1)[1] for v in _option(sys.argv[1:], "-v", "--variable") if v.startswith("RELEASE:")]
+        self.release = releases[-1] if releases else None
         try:
             self.board = boards.resolve(name)
+            criteria.select(self.board, self.release)  # an unknown release fails here, naming the board's
         except PerfgateError as e:
             raise DataError(str(e)) from e
 
     def start_suite(self, suite: TestSuite) -> None:
-        if suite.parent is None:  # named after the board, as the RunFiles listener names it in output.xml
+        if suite.parent is None:
             given = rerun_top_name(sys.argv[1:])
             suite.name = given or top_suite_name(self.board, suite.name, str(suite.source or ""))
         datadriver = [i for i in suite.resource.imports if i.type == "LIBRARY" and i.name == "DataDriver"]
         if not datadriver or not suite.tests:
             return
         template = suite.tests[0]
-        path = criteria.board_dir(self.board) / Path(str(datadriver[0].args[0])).name
-        rows = _rows(path) if path.is_file() else []
+        try:
+            text = board_csv(self.board, self.release, Path(str(datadriver[0].args[0])).stem)
+        except PerfgateError as e:
+            raise DataError(str(e)) from e
         suite.resource.imports = [i for i in suite.resource.imports if i not in datadriver]
-        suite.tests = [_test(template, row) for row in rows]
+        suite.tests = [_test(template, row) for row in csv.DictReader(io.StringIO(text))]
 
     def visit_test(self, test: TestCase) -> None:
         """Tests need no visit."""
-
-
-def _rows(path: Path) -> list[dict[str, str]]:
-    try:
-        criteria.read(path)  # a malformed file is an error naming its file and line, as in a normal run
-    except PerfgateError as e:
-        raise DataError(str(e)) from e
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
 
 
 def _test(template: TestCase, row: dict[str, str]) -> TestCase:
     cid = row["${id}"]
     tags = [*template.tags, *(t.strip() for t in (row.get("[Tags]") or "").split(",") if t.strip()), cid]
     test = TestCase(
-        name=row[NAME], doc=row.get("[Documentation]") or template.doc, tags=tags, template=template.template,
-        lineno=template.lineno, timeout=template.timeout,
+        name=robot_name(row[NAME]), doc=row.get("[Documentation]") or template.doc, tags=tags,
+        template=template.template, lineno=template.lineno, timeout=template.timeout,
     )  # fmt: skip
     test.setup, test.teardown = template.setup, template.teardown
     test.body.create_keyword(name=template.template, args=[cid], lineno=template.lineno)

@@ -702,15 +702,14 @@ def bad_input(error: PerfgateError) -> None:
 
 
 def _criteria_problem(suite) -> str:
-    """Why DataDriver could not read a suite's criteria (BOARD unset or unknown, a malformed threshold file)."""
-    from perfgate.robot.criteria_reader import criteria_file
+    """Why DataDriver could not read a suite's criteria (BOARD unset or unknown, RELEASE unknown, a bad file)."""
+    from perfgate.robot.criteria_reader import criteria_csv
 
     try:
-        path = criteria_file(f"{Path(str(suite.source)).stem}.csv")
-        criteria.read(path)
+        criteria_csv(f"{Path(str(suite.source)).stem}.csv")
     except (PerfgateError, OSError) as e:
         return str(e)
-    return f"DataDriver could not read {path} (see the errors above)"
+    return "DataDriver could not read them (see the errors above)"
 
 
 def _link_base() -> Path:
