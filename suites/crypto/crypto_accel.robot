@@ -1,16 +1,18 @@
 *** Settings ***
-Documentation    Crypto / Crypto Performance Comparison, as the SDK 12 guides' "Crypto Accelerator Performance" and
-...              "CPU Usage %" tables: one test per number the guide publishes for the board.
-...              `time -v openssl speed -elapsed -evp <alg>` per algorithm on the accelerator (AF_ALG engine), the
-...              ARM Cryptographic Extension and the plain ARM CPU (variables/workloads/crypto.yaml: crypto_accel).
+Documentation     Crypto / Crypto Performance Comparison, as the SDK 12 guides' "Crypto Accelerator Performance" and
+...               "CPU Usage %" tables: one test per number the guide publishes for the board.
+...               `time -v openssl speed -elapsed -evp <alg>` per algorithm on the accelerator (AF_ALG engine), the
+...               ARM Cryptographic Extension and the plain ARM CPU (variables/workloads/crypto.yaml: crypto_accel).
 
-Library          DataDriver    file=${CRITERIA_DIR}/crypto_accel.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    crypto_accel.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    crypto_accel
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    crypto_accel
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        crypto    crypto_accel
+Test Tags         crypto    crypto_accel
 
 
 *** Test Cases ***

@@ -1,16 +1,18 @@
 *** Settings ***
-Documentation    IPC / RP Message latency, as the AM64x RT guide's "RP Message latency Performance" table
-...              (rpmsg_char_benchmark round trips to the R5F and M4F cores): one test per number the guide
-...              publishes for the board. perfgate has no workload for it yet (the tool's output is not in the
-...              guide): every such test fails as not measured, with that reason.
+Documentation     IPC / RP Message latency, as the AM64x RT guide's "RP Message latency Performance" table
+...               (rpmsg_char_benchmark round trips to the R5F and M4F cores): one test per number the guide
+...               publishes for the board. perfgate has no workload for it yet (the tool's output is not in the
+...               guide): every such test fails as not measured, with that reason.
 
-Library          DataDriver    file=${CRITERIA_DIR}/rpmsg_latency.csv    dialect=excel    encoding=utf-8
-Resource         ../../resources/criteria.resource
+Library           DataDriver    rpmsg_latency.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
+...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
+Resource          ../../resources/gate.resource
 
-Suite Setup      Measure Suite    rpmsg_latency
-Test Template    Published Number Should Hold
+Suite Setup       Measure The Suite    rpmsg_latency
+Suite Teardown    Finish The Suite
+Test Template     Published Number Should Hold
 
-Test Tags        ipc    rpmsg_latency
+Test Tags         ipc    rpmsg_latency
 
 
 *** Test Cases ***
