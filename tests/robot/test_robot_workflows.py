@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from robot.api import ExecutionResult, ResultVisitor
 
-from perfgate import criteria
+from perfgate import criteria, paths
 from perfgate.report.robotfiles import relink
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ def _messages(suite) -> list[str]:
 
 
 def _run_dir(tmp: Path, n: int) -> Path:
-    return sorted((tmp / "results" / "am62xx_sk").glob("2*"))[n]
+    return sorted((tmp / "results" / paths.VIRTUAL / "am62xx_sk").glob("2*"))[n]  # a virtual board's runs
 
 
 @pytest.mark.slow
