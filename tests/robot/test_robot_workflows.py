@@ -131,6 +131,13 @@ def test_t_and_i_select_criteria_by_name_and_id(tmp_path: Path) -> None:
     )  # fmt: skip
     assert by_id.returncode == 0, by_id.stdout + by_id.stderr
     assert sorted(_tests(output)) == _names("dhrystone")
+    by_peripheral, output = _robot(
+        tmp_path, "e", "--dryrun", *EXPAND, "-v", "BOARD:am62xx_sk", "-s", "System", "-s", "Graphics",
+        "-e", "needs:display", str(ROOT / "suites"),
+    )  # fmt: skip
+    assert by_peripheral.returncode == 0, by_peripheral.stdout + by_peripheral.stderr
+    suites = {t.parent.name for t in ExecutionResult(str(output)).suite.all_tests}
+    assert "Glmark2" not in suites and "Stream" in suites  # glmark2 needs a display (variables/workloads)
 
 
 def test_dryrun_expands_the_boards_criteria_and_fails_a_broken_suite(tmp_path: Path) -> None:

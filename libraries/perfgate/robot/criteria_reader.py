@@ -5,7 +5,8 @@ The file is found without anything having run before the suite: in the run's cop
 (`robot -v BOARD:am62xx_sk suites/system/stream.robot`) and `--dryrun` expands the real criteria of the board,
 each named as the guide names it; an unknown or missing BOARD is an error naming the variable.
 
-Every criterion is tagged with its id (`robot -i 'am62xx_sk.stream.*'`) beside the tags of its threshold row.
+Every criterion is tagged with its id (`robot -i 'am62xx_sk.stream.*'`) and with `needs:<peripheral>` for each
+peripheral its workload declares (`robot -e needs:display`), beside the tags of its threshold row.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import boards, criteria
 from perfgate.errors import PerfgateError
+from perfgate.workloads import settings
 
 
 def board_csv(board: str, release: str | None, suite: str) -> str:
@@ -41,6 +43,11 @@ def criteria_csv(name: str) -> str:
     return board_csv(board, str(release) if release else None, Path(name).stem)
 
 
+def extra_tags(tags: list[str], cid: str | None, needs: list[str]) -> list[str]:
+    """A criterion's tags: its threshold row's, its id, and `needs:<peripheral>` for what its workload needs."""
+    return [*tags, *([cid] if cid else []), *(f"needs:{n}" for n in needs)]
+
+
 def robot_name(name: str) -> str:
     """A criterion's name as a test name Robot shows unchanged: Robot unescapes test names when it runs them, so
     the backslash of a guide's `(MB\\s)` is doubled."""
@@ -55,9 +62,8 @@ class CriteriaReader(AbstractReaderClass):
                 self._analyse_header(row)
             else:
                 self._read_data_from_table(row)
+        needs = settings.needs(Path(str(self.file)).stem)
         for row in self.data_table:
             row.test_case_name = robot_name(row.test_case_name)
-            cid = row.arguments.get("${id}")
-            if cid:
-                row.tags = [*(row.tags or []), cid]
+            row.tags = extra_tags(row.tags or [], row.arguments.get("${id}"), needs)
         return self.data_table

@@ -33,7 +33,8 @@ from robot.running.model import TestCase, TestSuite
 from perfgate import boards, criteria
 from perfgate.errors import PerfgateError
 from perfgate.report.robotfiles import TOP_SUITE, top_suite_name
-from perfgate.robot.criteria_reader import board_csv, robot_name
+from perfgate.robot.criteria_reader import board_csv, extra_tags, robot_name
+from perfgate.workloads import settings
 
 NAME = "*** Test Cases ***"
 
@@ -92,15 +93,18 @@ class Criteria(SuiteVisitor):
         except PerfgateError as e:
             raise DataError(str(e)) from e
         suite.resource.imports = [i for i in suite.resource.imports if i not in datadriver]
-        suite.tests = [_test(template, row) for row in csv.DictReader(io.StringIO(text))]
+        needs = settings.needs(Path(str(datadriver[0].args[0])).stem)
+        suite.tests = [_test(template, row, needs) for row in csv.DictReader(io.StringIO(text))]
 
     def visit_test(self, test: TestCase) -> None:
         """Tests need no visit."""
 
 
-def _test(template: TestCase, row: dict[str, str]) -> TestCase:
+def _test(template: TestCase, row: dict[str, str], suite: str) -> TestCase:
     cid = row["${id}"]
-    tags = [*template.tags, *(t.strip() for t in (row.get("[Tags]") or "").split(",") if t.strip()), cid]
+    tags = extra_tags(
+        [*template.tags, *(t.strip() for t in (row.get("[Tags]") or "").split(",") if t.strip())], cid, suite
+    )
     test = TestCase(
         name=robot_name(row[NAME]), doc=row.get("[Documentation]") or template.doc, tags=tags,
         template=template.template, lineno=template.lineno, timeout=template.timeout,

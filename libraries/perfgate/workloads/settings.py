@@ -21,3 +21,16 @@ def settings(file: str, suite: str, profile: dict | None = None, lab: dict | Non
     for layer in (profile, lab, lab_board):
         out = merge(out, ((layer or {}).get("workloads") or {}).get(suite) or {})
     return out  # type: ignore[return-value]
+
+
+def needs(suite: str) -> list[str]:
+    """The peripherals a suite's workload declares it needs (`requires:` in variables/workloads/*.yaml: a list,
+    or `{board: [...], lab: [...]}`), for tags such as `needs:display`. Empty when no file declares any."""
+    found: list[str] = []
+    for path in sorted((paths.variables() / "workloads").glob("*.yaml")):
+        block = load_mapping(path, "a mapping of suite names to their settings").get(suite)
+        requires = block.get("requires") if isinstance(block, dict) else None
+        parts = requires.values() if isinstance(requires, dict) else [requires or []]
+        for part in parts:
+            found += [str(x) for x in (part if isinstance(part, list) else [part]) if x]
+    return sorted(dict.fromkeys(found))
