@@ -272,3 +272,22 @@ def test_a_slow_exporter_is_waited_for(tmp_path: Path) -> None:
     retry = "Failed to acquire resources for place sim-1: the exporter has not handed them over yet"
     assert any(retry in s for s in said), said
     print(f"slow exporter: place acquired after {took:.1f} s")
+
+
+def test_a_user_suite_that_forgets_release_place_still_gives_it_back(rig: Rig, tmp_path: Path) -> None:
+    """The farm library releases every place still held when robot ends (its listener's close)."""
+    suite = tmp_path / "forgets.robot"
+    suite.write_text(
+        "*** Settings ***\n"
+        f"Resource    {ROOT / 'resources' / 'farm.resource'}\n\n"
+        "*** Test Cases ***\n"
+        "Take And Forget\n"
+        "    Reserve Place    board=am62xx_sk    coordinator=${COORDINATOR}    wait=30\n",
+        encoding="utf-8",
+    )
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "-v",
+            f"COORDINATOR:{rig.coordinator}", str(suite)]  # fmt: skip
+    p = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+    assert p.returncode == 0, p.stdout[-2000:]
+    assert "perfgate: released sim-" in p.stdout, p.stdout
+    assert all(v == (None, None) for v in rig.state().values()) and rig.reservations() == []
