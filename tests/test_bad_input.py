@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -178,19 +179,35 @@ def test_a_storage_path_with_shell_syntax_is_refused(tmp_path):
     assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
 
 
-@pytest.mark.parametrize(
-    ("faults", "said"),
-    [
-        ("degrade:am62xx_sk.nosuchsuite.*:20", "FAULTS: fault degrade:am62xx_sk.nosuchsuite.*:20 matches none of "
-                                               "am62xx_sk's"),
-        ("missing-tool:nosuchtool", "FAULTS: fault missing-tool:nosuchtool: no such tool (tools: lmbench"),
-    ],
-)  # fmt: skip
-def test_faults_that_match_nothing_are_an_error_on_the_console(tmp_path, faults, said):
-    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], FAULTS=faults)
+def test_a_tool_fault_naming_no_tool_is_an_error_on_the_console(tmp_path):
+    said = "FAULTS: fault missing-tool:nosuchtool: no such tool (tools: lmbench"
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], FAULTS="missing-tool:nosuchtool")
     assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
     assert r["tests"] and all(s == "FAIL" and said in m for s, m in r["tests"].values())
     assert r["seconds"] < 60
+
+
+def test_a_degrade_fault_matching_no_criterion_of_the_board_stops_the_simulated_board(tmp_path):
+    """`perfgate sim --faults` (what the sim lab starts): a glob none of the board's criteria matches."""
+    p = subprocess.run([sys.executable, "-m", "perfgate", "sim", "--board", "am62xx_sk", "--state",
+                        str(tmp_path / "state.json"), "--faults", "degrade:am62xx_sk.nosuchsuite.*:20"],
+                       capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert p.returncode == 2 and not (tmp_path / "state.json").exists()
+    assert "FAULTS: fault degrade:am62xx_sk.nosuchsuite.*:20 matches none of am62xx_sk's" in p.stderr, p.stderr
+
+
+def test_a_degrade_fault_matching_nothing_is_an_error_on_the_console(tmp_path):
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], FAULTS="degrade:am62xx_sk.nosuchsuite.*:20")
+    said = "variable FAULTS: degrade:am62xx_sk.nosuchsuite.*:20 matches none of the 3 criteria this run judges"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+
+
+def test_a_degrade_fault_outside_the_selected_suites_is_an_error(tmp_path):
+    """The glob matches the board's stream criteria, but this run judges only dhrystone: it would run green."""
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], FAULTS="degrade:am62xx_sk.stream.*:30")
+    said = "variable FAULTS: degrade:am62xx_sk.stream.*:30 matches none of the 3 criteria this run judges (am62xx_sk,"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
+    assert r["rc"] != 0 and not list((tmp_path / "results").rglob("metrics.json"))
 
 
 def test_faults_on_a_lab_that_cannot_inject_them_are_an_error(tmp_path):

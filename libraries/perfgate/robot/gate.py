@@ -18,6 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from fnmatch import fnmatchcase
 from importlib import import_module
 from pathlib import Path
 
@@ -163,6 +164,7 @@ class Gate:
             self.selection = criteria.select(self.board, _str_or_none(_var("RELEASE")))
             self.profile = boards.profile(self.board)
             self._check_variables()
+            self._check_degrade_faults()
             self.policy = Policy.load(
                 tolerance=_str_or_none(_var("TOLERANCE")), tolerances=_str_or_none(_var("TOLERANCES"))
             )
@@ -580,6 +582,20 @@ class Gate:
             )
 
     # ----------------------------------------------------------------------------------------------- helpers
+    def _check_degrade_faults(self) -> None:
+        """FAULTS `degrade:<id glob>:<percent>` must degrade a criterion this run judges: one that matches none of
+        the selected suites' criteria would let the run go green without testing the gate at all. (The simulated
+        board checks the rest of the spec, and every glob against all of the board's criteria.)"""
+        spec = _str_or_none(_var("FAULTS")) or ""
+        judged = [c for c in self.selection.criteria if not self._selected or c.suite in self._selected]
+        for item in (i.strip() for i in spec.split(",")):
+            kind, _, rest = item.partition(":")
+            glob = rest.rpartition(":")[0].strip()
+            if kind.strip().lower() == "degrade" and glob and not any(fnmatchcase(c.id, glob) for c in judged):
+                suites = ", ".join(self._selected) if self._selected else "all suites"
+                raise runvars.VariableError(f"variable FAULTS: {item} matches none of the {len(judged)} criteria this "
+                                            f"run judges ({self.board}, {suites})")  # fmt: skip
+
     def _check_variables(self) -> None:
         """Every run variable the gate reads, checked before anything runs (a bad one names itself)."""
         self.repeat = runvars.whole("REPEAT", _var("REPEAT"), 1)
