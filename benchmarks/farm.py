@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -121,6 +122,8 @@ def main() -> int:
         left = rig.close()
         if left:
             failures.append(f"the farm left processes or ports behind: {left}")
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
     base = walls.get(1)
     print("\nN  wall (s)  x one board")
     for n, wall in walls.items():
