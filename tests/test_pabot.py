@@ -101,4 +101,7 @@ def test_three_simulated_boards_with_pabot(tmp_path: Path, monkeypatch: pytest.M
             assert (runs[0] / f).exists(), f"{b}: no {f}"
         page = (runs[0] / "comparison.html").read_text()
         assert 'href="log.html#s1-s' in page, f"{b}: comparison.html does not link into its own log"
+    out = (tmp_path / "out" / "output.xml").read_text()
+    hrefs = [h.split('"')[0] for h in out.split('href="')[1:] if "/raw/" in h.split('"')[0]]
+    assert hrefs and all((tmp_path / "out" / h).is_file() for h in hrefs), "the merged log's evidence links break"
     print(f"three boards with pabot: {elapsed:.1f} s")

@@ -729,11 +729,17 @@ def _criteria_problem(suite) -> str:
 
 
 def _link_base() -> Path:
-    """The directory links in the log are relative to: the log's, else (pabot: --log NONE) the output's."""
+    """The directory links in the log are relative to: the log's, else the output's. Under pabot, where the
+    merged log is written: the --outputdir that holds pabot_results/<n>/[<m>/]output.xml."""
     for name in ("LOG FILE", "OUTPUT FILE"):
         value = _var(name)
         if value and str(value).upper() != "NONE":
-            return Path(str(value)).parent
+            base = Path(str(value)).parent
+            if _var("PABOTQUEUEINDEX") is not None:
+                merged = next((p.parent for p in base.resolve().parents if p.name == "pabot_results"), None)
+                if base.resolve().name != "pabot_results" and merged is not None:
+                    return merged
+            return base
     return Path.cwd()
 
 
