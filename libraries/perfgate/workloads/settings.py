@@ -28,7 +28,10 @@ def needs(suite: str) -> list[str]:
     or `{board: [...], lab: [...]}`), for tags such as `needs:display`. Empty when no file declares any."""
     found: list[str] = []
     for path in sorted((paths.variables() / "workloads").glob("*.yaml")):
-        block = load_mapping(path, "a mapping of suite names to their settings").get(suite)
+        try:
+            block = load_mapping(path, "a mapping of suite names to their settings").get(suite)
+        except DataError:  # a broken file is named (file, line) when its own suite measures; it must not stop
+            continue  # the other suites from being read, run and judged
         requires = block.get("requires") if isinstance(block, dict) else None
         parts = requires.values() if isinstance(requires, dict) else [requires or []]
         for part in parts:
