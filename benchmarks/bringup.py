@@ -45,11 +45,10 @@ def bring_up(board: str, lab_name: str, log_dir: Path) -> dict[str, float]:
             assert status == 0 and out.strip(), out
             text = console.text()
             phases = {}
-            for name, marker in (("kernel", b.linux.get("kernel_start", "Starting kernel")),
-                                 ("login prompt", b.linux.get("login_prompt", "login:"))):  # fmt: skip
-                at = text.find(marker, since)
-                if at >= 0:
-                    phases[name] = console.time_at(at) - t0
+            for name, pattern in (("kernel", b.traits.kernel_start_re()), ("login prompt", b.traits.login_prompt_re())):
+                found = pattern.search(text, since)
+                if found:
+                    phases[name] = console.time_at(found.start()) - t0
             return {"launch": launched, "power-on to shell+SSH": up, "speed": float(state.get("speed") or 1),
                     **phases}  # fmt: skip
         finally:

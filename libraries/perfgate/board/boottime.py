@@ -15,17 +15,9 @@ def capture(board: Board, variant: str, cycles: int) -> str:
     when the lab can cycle the power."""
     t = board.traits
     end_marker = t.sh_prompt if variant == "init_sh" else t.login_prompt
-    header = [
-        f"# perfgate boot capture: board={board.name} lab={board.lab.name} variant={variant} cycles={cycles}",
-        f"# start: {t.kernel_start}",
-        f"# end: {t.fill(end_marker)}",
-        f"# time-scale: {board.speed:g}",
-    ]
-    if board.speed != 1:
-        header.append(f"# LAB={board.lab.name} runs {board.speed:g}x faster than real time: host seconds below are "
-                      f"multiplied by {board.speed:g}")  # fmt: skip
     console = board.console
     body = []
+    markers = []
     for cycle in range(1, cycles + 1):
         try:
             t0, since, kstart, kend = board.timed_boot(variant)
@@ -41,6 +33,21 @@ def capture(board: Board, variant: str, cycles: int) -> str:
         end = end if end >= 0 else console.mark()
         body.append(f"# cycle {cycle}")
         body.append(console.timestamped(since, end, t0))
+        markers.append(board.kernel_marker)
         secs = (console.time_at(kend) - console.time_at(kstart)) * board.speed
-        board.log(f"boot cycle {cycle}/{cycles} ({variant}): {secs:.3f} s from `{t.kernel_start}` to the prompt")
+        board.log(f"boot cycle {cycle}/{cycles} ({variant}): {secs:.3f} s from `{board.kernel_marker}` to the prompt")
+    if len(set(markers)) > 1:
+        raise AssertionError(f"the kernel start marker changed between boot cycles ({', '.join(markers)}): "
+                             "boot times measured from different points cannot be averaged")  # fmt: skip
+    header = [
+        f"# perfgate boot capture: board={board.name} lab={board.lab.name} variant={variant} cycles={cycles}",
+        f"# start: {markers[0]}",
+        f"# end: {t.fill(end_marker)}",
+        f"# time-scale: {board.speed:g}",
+    ]
+    if markers[0] != t.kernel_start[0]:
+        header.append(f"# no `{t.kernel_start[0]}` on this board: boot time is measured from `{markers[0]}`")
+    if board.speed != 1:
+        header.append(f"# LAB={board.lab.name} runs {board.speed:g}x faster than real time: host seconds below are "
+                      f"multiplied by {board.speed:g}")  # fmt: skip
     return "\n".join(header + body) + "\n"

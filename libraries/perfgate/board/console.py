@@ -37,6 +37,10 @@ class ConsoleLost(BoardLost, AssertionError):
     """The console connection closed (the board process died, ser2net dropped)."""
 
 
+class ConsoleSilent(ConsoleTimeout):
+    """The console printed nothing for longer than the board data allows (a hung board, a dead adapter)."""
+
+
 @dataclass
 class Match:
     index: int  # which pattern matched
@@ -72,7 +76,8 @@ class ConsoleDriver(Protocol):
     def write(self, text: str) -> None: ...
     def sendline(self, line: str) -> int: ...
     def expect(self, patterns: Pattern | list[Pattern], timeout: float, what: str = "", since: int | None = None,
-               fail: dict[str, Pattern] | None = None) -> Match: ...  # fmt: skip
+               fail: dict[str, Pattern] | None = None, poke: float | None = None,
+               silence: float | None = None) -> Match: ...  # fmt: skip
     def mark(self) -> int: ...
     def consume(self) -> int: ...
     def text(self, start: int = 0, end: int | None = None) -> str: ...
@@ -122,7 +127,7 @@ class Console:
             raise ConsoleLost(f"cannot open the serial console {self.port}: {e}") from None
         if self.transcript_path:
             self.transcript_path.parent.mkdir(parents=True, exist_ok=True)
-            self._transcript = self.transcript_path.open("a", encoding="utf-8", errors="replace")
+            self._transcript = self.transcript_path.open("ab")  # the raw bytes: escapes and CR LF kept
         self._stop.clear()
         self.error = None
         self._thread = threading.Thread(target=self._reader, name=f"console {self.port}", daemon=True)
@@ -159,7 +164,7 @@ class Console:
             now = time.monotonic()
             text = decoder.decode(data)
             if self._transcript:
-                self._transcript.write(text.replace("\r\n", "\n"))
+                self._transcript.write(data)
                 self._transcript.flush()
             clean, self._pending = split_partial(self._pending + text)
             clean = strip_escapes(clean)
@@ -219,13 +224,20 @@ class Console:
         return mark
 
     def expect(self, patterns: Pattern | list[Pattern], timeout: float, what: str = "",
-               since: int | None = None, fail: dict[str, Pattern] | None = None) -> Match:  # fmt: skip
+               since: int | None = None, fail: dict[str, Pattern] | None = None, poke: float | None = None,
+               silence: float | None = None) -> Match:  # fmt: skip
         """Wait for the first of `patterns` after `since` (default: what expect() consumed last).
-        `fail` maps a message to a pattern that ends the wait at once (ConsoleFailure)."""
+        `fail` maps a message to a pattern that ends the wait at once (ConsoleFailure).
+        `poke`: after that many seconds with nothing new on the console, type a line end (as labgrid's ShellDriver
+        does), so that a prompt printed before the gate looked, or lost in a notice, is printed again.
+        `silence`: nothing at all on the console for that long ends the wait early (ConsoleSilent)."""
         plist = [compile_(p) for p in (patterns if isinstance(patterns, list) else [patterns])]
         flist = [(msg, compile_(p)) for msg, p in (fail or {}).items()]
         start = self._pos if since is None else since
-        deadline = time.monotonic() + timeout
+        began = time.monotonic()
+        deadline = began + timeout
+        pokes = 0
+        last_len, last_new, last_poke = -1, began, began
         while True:
             text = self.text()
             for msg, fp in flist:
@@ -244,17 +256,40 @@ class Console:
                 i, m = best
                 self._pos = m.end()
                 return Match(i, m.start(), m.end(), m.group(0), m.groups())
+            now = time.monotonic()
+            if len(text) != last_len:  # silent since the later of the wait's start and the last chunk
+                last_new = max(began, self._last_data(began)) if last_len < 0 else now
+                last_len = len(text)
+            waiting = what or plist[0].pattern
+            if silence is not None and now - last_new >= silence:
+                said = f" ({pokes} line ends typed)" if pokes else ""
+                raise ConsoleSilent(f"no {waiting!r} on the console {self.port}: it printed nothing for "
+                                    f"{now - last_new:.0f} s{said} (a hung board or a dead console?); "
+                                    f"last output: {tail(text)}")  # fmt: skip
+            if poke is not None and now - max(last_new, last_poke) >= poke:
+                self.write("\r")
+                pokes += 1
+                last_poke = now
             with self._cond:
                 if self._len == len(text):
                     if self.error:
-                        raise ConsoleLost(f"{self.error} while waiting for {what or plist[0].pattern!r}")
+                        raise ConsoleLost(f"{self.error} while waiting for {waiting!r}")
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
-                        raise ConsoleTimeout(
-                            f"no {what or plist[0].pattern!r} on the console {self.port} within {timeout:g} s; "
-                            f"last output: {tail(text)}"
-                        )
-                    self._cond.wait(min(remaining, 0.5))
+                        said = f" ({pokes} line ends typed while it was quiet)" if pokes else ""
+                        raise ConsoleTimeout(f"no {waiting!r} on the console {self.port} within {timeout:g} s{said}; "
+                                             f"last output: {tail(text)}")  # fmt: skip
+                    waits = [remaining, 0.5]
+                    if poke is not None:
+                        waits.append(max(0.01, max(last_new, last_poke) + poke - time.monotonic()))
+                    if silence is not None:
+                        waits.append(max(0.01, last_new + silence - time.monotonic()))
+                    self._cond.wait(min(waits))
+
+    def _last_data(self, default: float) -> float:
+        """Host time of the last chunk received (`default` when none came yet)."""
+        with self._cond:
+            return self._times[-1][1] if self._times else default
 
     def quiet(self, seconds: float, limit: float) -> None:
         """Wait until the console has been silent for `seconds` (at most `limit` seconds)."""

@@ -33,6 +33,7 @@ SECONDS_KEYS = ("ready_timeout", "min_timeout", "manual_timeout", "duration")  #
 POWER_WORDS = ("none", "manual")
 # a command that starts or drives perfgate's simulated board (python -m perfgate sim / sim-power / sim-pdu ...)
 SIMULATED = re.compile(r"(?:^|[\s/'\"])(?:-m\s+)?perfgate(?:\s+|\.)sim(?:-power|-pdu|\.\w+)?(?:$|[\s'\"])")
+HOST_KEY_POLICIES = ("accept-new", "strict", "off")  # like OpenSSH's StrictHostKeyChecking accept-new / yes / no
 TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|sim_spread|lab)(?:\.(\w+))?\}")
 
 
@@ -51,6 +52,11 @@ class Lab:
     @property
     def virtual(self) -> bool:
         return bool(self.data.get("virtual"))
+
+    @property
+    def console_only(self) -> bool:
+        """`ssh: none`: the board is reached over its serial console only (no network, no SSH)."""
+        return self.data.get("ssh") == "none"
 
     @property
     def launched(self) -> bool:
@@ -112,6 +118,8 @@ def load(name: str | None, board: str) -> Lab:
             lab.profile_overrides[key] = value
     if overrides:
         validate(lab)
+    if lab.console_only:  # every part of the gate (board, workloads) sees a board without network
+        lab.profile_overrides["network"] = False
     return lab
 
 
@@ -207,17 +215,38 @@ def validate(lab: Lab) -> None:
         raise lab.error(f"must name an environment variable, not {env!r}", "login", "password_env")
     d["login"] = login
     ssh = d.get("ssh") or {}
-    if not isinstance(ssh, dict):
-        raise lab.error("must be a mapping {address: <address or discover>, port: <port>}", "ssh")
+    if ssh == "none":  # a console-only lab: no network, no SSH; workloads run on the serial console
+        d["ssh"] = "none"
+        ssh = None
+    elif not isinstance(ssh, dict):
+        raise lab.error("must be a mapping {address: <address or discover>, port: <port>}, or none "
+                        "(the board is reached over its console only)", "ssh")  # fmt: skip
+    if ssh is not None:
+        _validate_ssh(lab, ssh)
+    _validate_rest(lab)
+
+
+def _validate_ssh(lab: Lab, ssh: dict) -> None:
     address = ssh.get("address", "discover")
     if not isinstance(address, str) or not address.strip():
         raise lab.error("must be an address or `discover` (read it from the board's console)", "ssh", "address")
     port_ = ssh.get("port", 22)
     if not (isinstance(port_, int) or (isinstance(port_, str) and (port_ == "discover" or "{state" in port_))):
         raise lab.error(f"must be a port number (or discover / {{state.ssh_port}}), not {port_!r}", "ssh", "port")
+    policy = ssh.get("host_keys", "accept-new")
+    if policy not in HOST_KEY_POLICIES:
+        raise lab.error(f"must be one of {', '.join(HOST_KEY_POLICIES)}, not {policy!r}", "ssh", "host_keys")
+    known = ssh.get("known_hosts")
+    if known is not None and not (isinstance(known, str) and known.strip()):
+        raise lab.error("must be a file path (the lab's known-hosts file)", "ssh", "known_hosts")
     ssh.setdefault("address", address)
     ssh.setdefault("port", port_)
-    d["ssh"] = ssh
+    ssh["host_keys"] = policy
+    lab.data["ssh"] = ssh
+
+
+def _validate_rest(lab: Lab) -> None:
+    d = lab.data
     tester = d.get("tester") or {"address": "host"}
     if not isinstance(tester, dict) or not isinstance(tester.get("address"), str):
         raise lab.error("must be a mapping {address: <the gate host as the board sees it>}", "tester")
@@ -291,7 +320,7 @@ def _check_seconds(lab: Lab) -> None:
 
 def _check_addresses(lab: Lab) -> None:
     """The addresses the gate puts into commands: an IP address or a host name (or the lab's keywords)."""
-    ssh = lab.data["ssh"]["address"]
+    ssh = lab.data["ssh"]["address"] if isinstance(lab.data["ssh"], dict) else "discover"  # `ssh: none`
     if ssh != "discover" and not TEMPLATE.fullmatch(ssh.strip()) and not address.valid(ssh):
         raise lab.error(f"must be an IP address, a host name or `discover`, not {ssh!r}", "ssh", "address")
     tester = lab.data["tester"]["address"]

@@ -51,17 +51,23 @@ class ShellDriver:
         return f"the serial console {self.console.port}"
 
     # -- boot ------------------------------------------------------------------------------------
-    def wait_kernel(self, since: int, timeout: float) -> Match:
-        """The kernel start marker (`Starting kernel ...`)."""
-        return self.console.expect(self.traits.kernel_start, timeout, what=f"`{self.traits.kernel_start}`",
-                                   since=since, fail=self.traits.fail_patterns())  # fmt: skip
+    def wait_kernel(self, since: int, timeout: float, silence: float | None = None) -> Match:
+        """The first of the kernel start markers (`Starting kernel ...`, or the first kernel line on a board whose
+        U-Boot prints none); `Match.text` says which one came."""
+        names = " or ".join(f"`{k}`" for k in self.traits.kernel_start)
+        return self.console.expect(self.traits.kernel_start_re(), timeout, what=names, since=since,
+                                   fail=self.traits.fail_patterns(), silence=silence)  # fmt: skip
 
-    def wait_prompt(self, since: int, timeout: float, init_sh: bool = False) -> Match:
-        """The login prompt (or the shell prompt of init=/bin/sh) after the kernel started."""
-        prompt = self.traits.sh_prompt if init_sh else self.traits.login_prompt
-        what = f"the {'shell' if init_sh else 'login'} prompt {prompt!r} after `{self.traits.kernel_start}`"
-        return self.console.expect(self.traits.prompt_re(prompt), timeout, since=since,
-                                   fail=self.traits.fail_patterns(), what=what)  # fmt: skip
+    def wait_prompt(self, since: int, timeout: float, init_sh: bool = False, poke: float | None = None,
+                    silence: float | None = None, after: str = "the kernel start") -> Match:  # fmt: skip
+        """The login prompt (or the shell prompt of init=/bin/sh) after the kernel started. A quiet console gets a
+        line end every `poke` seconds, so that a prompt lost in a notice or printed earlier is printed again."""
+        t = self.traits
+        prompt = t.sh_prompt if init_sh else t.login_prompt
+        pattern = t.prompt_re(prompt) if init_sh else t.login_prompt_re()
+        what = f"the {'shell' if init_sh else 'login'} prompt {prompt!r} after {after}"
+        return self.console.expect(pattern, timeout, since=since, fail=t.fail_patterns(), what=what, poke=poke,
+                                   silence=silence)  # fmt: skip
 
     # -- login -----------------------------------------------------------------------------------
     @property
@@ -72,7 +78,7 @@ class ShellDriver:
         """At the login prompt: user, password (from the lab's password_env), then a shell that answers."""
         since = self.console.sendline(self.user)
         t = self.traits
-        prompts = [t.password_prompt, t.prompt_re(t.prompt), "Login incorrect"]
+        prompts = [t.password_prompt, t.shell_prompt_re(), "Login incorrect"]
         m = self.console.expect(prompts, timeout, what="a password or shell prompt after the user name",
                                 since=since, fail=t.fail_patterns())  # fmt: skip
         if m.index == 0:

@@ -25,7 +25,7 @@ from perfgate.board.lab import Lab, expand
 from perfgate.board.power import CommandPower, ManualPower, PowerDriver, SoftPower
 from perfgate.board.shell import LoginRefused, ShellDriver
 from perfgate.board.ssh import SshDriver, SshShell
-from perfgate.board.traits import Traits
+from perfgate.board.traits import Traits, no_uboot_reason
 from perfgate.board.uboot import UBootDriver, garbage_note
 from perfgate.errors import ToolMissing
 
@@ -38,7 +38,8 @@ class BringUpError(AssertionError):
     """The board did not reach a state, even after a power-cycle and a retry."""
 
 
-TIMEOUTS = {"power": 30.0, "autoboot": 60.0, "uboot_command": 120.0, "boot": 180.0, "login": 30.0, "ssh": 30.0}
+TIMEOUTS = {"power": 30.0, "autoboot": 60.0, "uboot_command": 120.0, "boot": 180.0, "login": 30.0, "ssh": 30.0,
+            "poke": 5.0, "silence": 60.0}  # fmt: skip
 
 
 @dataclass
@@ -76,6 +77,7 @@ class Board:
     broken: dict[str, str] = field(default_factory=dict)
     speed: float = 1.0
     power: PowerDriver | None = None
+    kernel_marker: str = ""  # the kernel start marker the last boot showed
 
     def __post_init__(self) -> None:
         t = {**(self.profile.get("timeouts") or {}), **(self.lab.data.get("timeouts") or {})}
@@ -98,8 +100,12 @@ class Board:
             return ManualPower(self.lab.name)
         return SoftPower(self._soft_reset)
 
+    def _ssh_settings(self) -> dict:
+        ssh = self.lab.data.get("ssh")
+        return ssh if isinstance(ssh, dict) else {}  # `ssh: none`: a console-only lab
+
     def _ssh_from_lab(self, user: str) -> SshDriver:
-        ssh = self.lab.data.get("ssh") or {}
+        ssh = self._ssh_settings()
         port = ssh.get("port", 22)
         if port == "discover":
             port = (self.context.get("state_data") or {}).get("ssh_port", 22)
@@ -122,7 +128,8 @@ class Board:
 
     @property
     def networked(self) -> bool:
-        return bool(self.profile.get("network", True))
+        """Workloads over SSH: the board has a network and the lab reaches it (not `ssh: none`)."""
+        return bool(self.profile.get("network", True)) and not self.lab.console_only
 
     @property
     def ssh(self) -> SshShell | None:
@@ -152,7 +159,7 @@ class Board:
         """Where the board is, from what it answers to a line end: uboot, login, shell or unknown."""
         since = self.console.sendline("")
         t = self.traits
-        prompts = [t.uboot_prompt_re(), t.prompt_re(t.login_prompt), t.prompt_re(t.prompt), t.prompt_re(t.sh_prompt)]
+        prompts = [t.uboot_prompt_re(), t.login_prompt_re(), t.shell_prompt_re(), t.prompt_re(t.sh_prompt)]
         try:
             m = self.console.expect(prompts, timeout, what="any prompt", since=since)
         except ConsoleTimeout:
@@ -182,10 +189,17 @@ class Board:
         return self.timeouts.autoboot
 
     def wait_autoboot(self, since: int) -> None:
-        self.uboot_driver.wait_autoboot(since, self._autoboot_timeout())
+        """Wait for the autoboot line (nothing to wait for on a board that prints none: Falcon mode, an SBL)."""
+        if self.traits.has_uboot:
+            manual = isinstance(self.power, ManualPower)  # the operator may take a while to press the switch
+            silence = None if manual else self.timeouts.silence
+            self.uboot_driver.wait_autoboot(since, self._autoboot_timeout(), silence=silence)
 
     def stop_autoboot(self, since: int) -> None:
         """Wait for the autoboot line, type a key until the U-Boot prompt shows."""
+        reason = no_uboot_reason(self.profile)
+        if reason:
+            raise BringUpError(reason)
         self.wait_autoboot(since)
         self.uboot_driver.interrupt(self.timeouts.uboot_command)
         self.state = "uboot"
@@ -221,8 +235,13 @@ class Board:
                     self.uboot_command(self.traits.fill(cmd))
             since = self.uboot_driver.boot()
         self.state = "booting"
-        start = self.shell.wait_kernel(since, self.timeouts.boot)
-        end = self.shell.wait_prompt(start.end, self.timeouts.boot, init_sh=variant == "init_sh")
+        silence = self.timeouts.silence
+        start = self.shell.wait_kernel(since, self.timeouts.boot, silence=silence)
+        if start.text != self.kernel_marker:
+            self.log(f"kernel start marker: `{start.text}` (boot time is measured from it)")
+        self.kernel_marker = start.text
+        end = self.shell.wait_prompt(start.end, self.timeouts.boot, init_sh=variant == "init_sh",
+                                     poke=self.timeouts.poke, silence=silence, after=f"`{start.text}`")  # fmt: skip
         self.state = "init_sh" if variant == "init_sh" else "login"
         return start.start, end.start
 
@@ -235,7 +254,7 @@ class Board:
 
     def learn_address(self) -> str:
         """The board's address: the lab's ssh.address, or read from the console once (then reused)."""
-        configured = str((self.lab.data.get("ssh") or {}).get("address", "discover"))
+        configured = str(self._ssh_settings().get("address", "discover"))
         if configured != "discover":
             self.address = expand(configured, self.context)
             return self.address
@@ -294,8 +313,11 @@ class Board:
             self.boot("default")
         elif self.state != "login":
             since = self.power_cycle()
-            self.wait_autoboot(since)  # U-Boot is alive; let it autoboot as the board does on its own
-            self.log(f"U-Boot autoboot prompt after {time.monotonic() - t0:.2f} s: letting it boot")
+            if self.traits.has_uboot:
+                self.wait_autoboot(since)  # U-Boot is alive; let it autoboot as the board does on its own
+                self.log(f"U-Boot autoboot prompt after {time.monotonic() - t0:.2f} s: letting it boot")
+            else:
+                self.log("the board data names no autoboot line (Falcon mode or an SBL): waiting for the kernel")
             self.boot("default", since=since)
         self.log(f"login prompt after {time.monotonic() - t0:.2f} s")
         self.login()
@@ -324,6 +346,8 @@ class Board:
         if target in self.broken:
             raise BringUpError(f"the board could not be brought to the {target} earlier in this run: "
                                f"{self.broken[target]}")  # fmt: skip
+        if target == "uboot" and not self.traits.has_uboot:
+            raise BringUpError(str(no_uboot_reason(self.profile)))
         if self.state == target and (target != "shell" or not self.networked or self.ssh_driver.connected):
             return
         step = self._to_uboot if target == "uboot" else self._to_shell

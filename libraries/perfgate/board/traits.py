@@ -1,11 +1,21 @@
 """What a board prints and what the gate types at it, read from the board's profile (variables/boards/_defaults.yaml,
 the board's own file, the lab's `boards.<board>` overrides): U-Boot and Linux prompts, autoboot strings, markers.
-The drivers match the console with the patterns built here, never with strings written in code."""
+The drivers match the console with the patterns built here, never with strings written in code.
+
+Real traits the patterns allow for (issue 11): a getty prompt with text after it on the same line (Arago 2025's
+GPL-3.0 notice, a kernel message), a shell prompt in another directory (`root@am64xx-evm:~/.cache/x#`), autoboot
+strings other than TI's (BeaglePlay: `Press SPACE to abort autoboot`), boards with no autoboot line at all (Falcon
+mode, an SBL: `uboot.autoboot: []`) whose kernel start is the first kernel line.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+# a literal prompt `user@host:<dir># ` matches any directory (TI images print the working directory)
+USER_HOST_PROMPT = re.compile(r"^(?P<who>[^@\s]+@[^:\s]+):(?P<dir>\S*?)(?P<sign>[#$])\s*$")
+KERNEL_MESSAGE = r"\[\s*\d+\.\d+\]"
 
 
 def _strings(value: object, default: list[str]) -> list[str]:
@@ -16,6 +26,14 @@ def _strings(value: object, default: list[str]) -> list[str]:
     return [str(v) for v in value]  # type: ignore[union-attr]
 
 
+def no_uboot_reason(profile: dict) -> str | None:
+    """Why the gate cannot reach a U-Boot prompt on this board (None when it can)."""
+    if _strings((profile.get("uboot") or {}).get("autoboot"), ["x"]):
+        return None
+    return (f"board {profile.get('name', '?')} prints no U-Boot autoboot line (uboot.autoboot is empty: Falcon mode "
+            "or an SBL boots Linux directly), so the gate cannot stop at a U-Boot prompt")  # fmt: skip
+
+
 @dataclass
 class Traits:
     hostname: str = ""
@@ -24,11 +42,12 @@ class Traits:
     interrupt: str = " "
     boot_command: str = "boot"
     reset_command: str = "reset"
-    kernel_start: str = "Starting kernel ..."
+    kernel_start: list[str] = field(default_factory=lambda: ["Starting kernel ..."])
     login_prompt: str = "login:"
     password_prompt: str = "Password:"
     user: str = "root"
     prompt: str = "root@{hostname}:~# "
+    prompt_pattern: str | None = None
     sh_prompt: str = "# "
     panic: str = "Kernel panic"
     address_command: str = "ip -4 -o addr show"
@@ -52,17 +71,23 @@ class Traits:
             interrupt=get(u, "interrupt", d.interrupt),
             boot_command=get(u, "boot_command", d.boot_command),
             reset_command=get(u, "reset_command", d.reset_command),
-            kernel_start=get(x, "kernel_start", d.kernel_start),
+            kernel_start=_strings(x.get("kernel_start"), d.kernel_start),
             login_prompt=get(x, "login_prompt", d.login_prompt),
             password_prompt=get(x, "password_prompt", d.password_prompt),
             user=get(x, "user", d.user),
             prompt=get(x, "prompt", d.prompt),
+            prompt_pattern=x.get("prompt_pattern"),
             sh_prompt=get(x, "sh_prompt", d.sh_prompt),
             panic=get(x, "panic", d.panic),
             address_command=get(x, "address_command", d.address_command),
             init_sh_bootargs=get(x, "init_sh_bootargs", d.init_sh_bootargs),
             init_sh_setup=_strings(x.get("init_sh_setup"), []),
         )
+
+    @property
+    def has_uboot(self) -> bool:
+        """False for a board that prints no autoboot line (Falcon mode, an SBL): no U-Boot prompt to stop at."""
+        return bool(self.autoboot)
 
     def fill(self, text: str) -> str:
         """{hostname} and {init_sh_bootargs} filled in."""
@@ -72,7 +97,25 @@ class Traits:
     def prompt_re(self, prompt: str) -> re.Pattern[str]:
         """A prompt at the end of a line, or with a kernel message glued right after it."""
         p = re.escape(self.fill(prompt).rstrip())
-        return re.compile(rf"{p}[ \t]*(?=$|\n|\[\s*\d+\.\d+\])", re.M)
+        return re.compile(rf"{p}[ \t]*(?=$|\n|{KERNEL_MESSAGE})", re.M)
+
+    def shell_prompt_re(self) -> re.Pattern[str]:
+        """The logged-in shell prompt: `linux.prompt_pattern` (a regular expression) when the board data gives one,
+        else the literal `linux.prompt` with any working directory (`root@am64xx-evm:~/.cache/x#`); at the end of
+        a line or with a kernel message glued after it."""
+        if self.prompt_pattern:
+            body = self.fill(self.prompt_pattern)
+        else:
+            literal = self.fill(self.prompt).rstrip()
+            m = USER_HOST_PROMPT.match(literal)
+            body = rf"{re.escape(m['who'])}:\S*{re.escape(m['sign'])}" if m else re.escape(literal)
+        return re.compile(rf"(?:{body})[ \t]*(?=$|\n|{KERNEL_MESSAGE})", re.M)
+
+    def login_prompt_re(self) -> re.Pattern[str]:
+        """The getty prompt, whatever follows it on the same line (Arago 2025 prints a GPL-3.0 notice right after
+        `am64xx-evm login: `, kernel messages land there too); `Last login:` is not one."""
+        p = re.escape(self.fill(self.login_prompt).rstrip())
+        return re.compile(rf"(?<!Last ){p}")
 
     def uboot_prompt_re(self) -> re.Pattern[str]:
         """The U-Boot prompt at the start of a line (a few stray bytes before or after it are tolerated)."""
@@ -81,6 +124,10 @@ class Traits:
 
     def autoboot_re(self) -> re.Pattern[str]:
         return re.compile("|".join(re.escape(a) for a in self.autoboot))
+
+    def kernel_start_re(self) -> re.Pattern[str]:
+        """Any of the kernel start markers (`Starting kernel ...`; the first kernel line when U-Boot prints none)."""
+        return re.compile("|".join(re.escape(k) for k in self.kernel_start))
 
     def fail_patterns(self) -> dict[str, str]:
         return {"kernel panic": self.panic}

@@ -23,11 +23,12 @@ class UBootDriver:
         self.console = console
         self.traits = traits
 
-    def wait_autoboot(self, since: int, timeout: float) -> Match:
-        """Wait for one of the board's autoboot strings (`Hit any key to stop autoboot`...)."""
+    def wait_autoboot(self, since: int, timeout: float, silence: float | None = None) -> Match:
+        """Wait for one of the board's autoboot strings (`Hit any key to stop autoboot`, `Press SPACE to abort
+        autoboot`...), however the countdown after it is redrawn (CR and ESC[K, backspaces: gone from the text)."""
         names = " or ".join(repr(a) for a in self.traits.autoboot)
         return self.console.expect(self.traits.autoboot_re(), timeout, what=f"the U-Boot autoboot prompt ({names})",
-                                   since=since, fail=self.traits.fail_patterns())  # fmt: skip
+                                   since=since, fail=self.traits.fail_patterns(), silence=silence)  # fmt: skip
 
     def interrupt(self, timeout: float) -> None:
         """After the autoboot line: type the interrupt key until the U-Boot prompt shows."""

@@ -154,6 +154,10 @@ def with_defaults(board: str, profile: dict, notes: list[str]) -> dict:
     need(p["linux"], "sh_prompt", "# ", "linux.")
     need(p["linux"], "console", "ttyS2", "linux.")
     need(p["linux"], "kernel_release", "6.6.32-ti", "linux.")
+    # the board data may list several strings the gate accepts: the simulated board prints the first
+    for section, key in ((p["uboot"], "autoboot"), (p["linux"], "kernel_start")):
+        if isinstance(section[key], list):
+            section[key] = section[key][0] if section[key] else None
     for key in ("prompt", "sh_prompt", "login_prompt"):
         p["linux"][key] = str(p["linux"][key]).replace("{hostname}", host)
     p.setdefault("network", True)

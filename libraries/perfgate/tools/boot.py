@@ -65,6 +65,8 @@ def _cycles(text: str) -> tuple[dict[str, str], list[tuple[int, list[tuple[int, 
 def _is_prompt(line: str, marker: str) -> bool:
     """A prompt ends its line, or is followed at once by a kernel message that landed in the middle of it."""
     m = marker.rstrip()
+    if m.endswith("login:") and re.search(rf"(?<!Last ){re.escape(m)}", line):  # a notice may follow (Arago 2025)
+        return True
     return line.rstrip().endswith(m) or re.search(re.escape(m) + r"\s*\[\s*\d+\.\d+\]", line) is not None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from perfgate.board.traits import no_uboot_reason
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.workloads.base import Context, Measurements, Run, Workload
@@ -37,8 +38,12 @@ class BootTime(Workload):
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
         out = Measurements()
+        no_uboot = no_uboot_reason(ctx.profile)
         for run in self.plan(criteria, ctx.profile, ctx.lab):
             ids = run.keys["boot time (sec)"]
+            if no_uboot and run.command.endswith("init_sh"):  # init=/bin/sh is set at the U-Boot prompt
+                out.skipped.update(dict.fromkeys(ids, f"the init=/bin/sh boot needs the U-Boot prompt: {no_uboot}"))
+                continue
             try:
                 text = ctx.run(run.command, timeout=run.timeout, label=run.label, where=run.where)
                 m = parse("boot", text, command=run.command)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from perfgate.board.traits import no_uboot_reason
 from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.workloads.base import Context, Measurements, Run, Workload
@@ -55,6 +56,9 @@ class UbootStorage(Workload):
         return self.suite in (lab.get("storage") or {})
 
     def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        no_uboot = no_uboot_reason(profile)
+        if no_uboot:
+            return no_uboot
         media, _ = self._media(profile, lab)
         if not media:
             return f"board profile {profile.get('name')} has no uboot_storage.{self.medium} commands"
