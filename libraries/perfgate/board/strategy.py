@@ -17,6 +17,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from perfgate.board import boottime
@@ -24,7 +25,7 @@ from perfgate.board.console import ConsoleDriver, ConsoleTimeout
 from perfgate.board.lab import Lab, expand
 from perfgate.board.power import CommandPower, ManualPower, PowerDriver, SoftPower
 from perfgate.board.shell import LoginRefused, ShellDriver
-from perfgate.board.ssh import SshDriver, SshShell
+from perfgate.board.ssh import HostKeys, SshDriver, SshShell
 from perfgate.board.traits import Traits, no_uboot_reason
 from perfgate.board.uboot import UBootDriver, garbage_note
 from perfgate.errors import ToolMissing
@@ -78,6 +79,8 @@ class Board:
     speed: float = 1.0
     power: PowerDriver | None = None
     kernel_marker: str = ""  # the kernel start marker the last boot showed
+    uboot_seen: bool = False  # U-Boot printed its autoboot line during this run
+    ssh_library: Any = None  # the run's SSHLibrary instance (None: the one Robot has, or a private one)
 
     def __post_init__(self) -> None:
         t = {**(self.profile.get("timeouts") or {}), **(self.lab.data.get("timeouts") or {})}
@@ -115,7 +118,24 @@ class Board:
 
             key = paths.root() / str(key)
         return SshDriver(int(expand(str(port), self.context)), user, self.shell.password,
-                         key_file=str(key) if key else None, timeout=self.timeouts.ssh)  # fmt: skip
+                         key_file=str(key) if key else None, timeout=self.timeouts.ssh,
+                         host_keys=self._host_keys(ssh), library=self.ssh_library)  # fmt: skip
+
+    def _host_keys(self, ssh: dict) -> HostKeys:
+        """The lab's host-key policy and file: ssh.known_hosts (relative to the repository), else for a hardware
+        lab ~/.config/perfgate/known_hosts.<lab>; a virtual lab's boards make new keys: kept for the run only."""
+        known = ssh.get("known_hosts")
+        if known:
+            from perfgate import paths
+
+            path: Path | None = Path(str(known)).expanduser()
+            if not path.is_absolute():
+                path = paths.root() / path
+        elif self.lab.virtual:
+            path = None
+        else:
+            path = Path.home() / ".config" / "perfgate" / f"known_hosts.{self.lab.name}"
+        return HostKeys(str(ssh.get("host_keys") or "accept-new"), path, log=self.log)
 
     # -- data ------------------------------------------------------------------------------------
     @property
@@ -194,6 +214,7 @@ class Board:
             manual = isinstance(self.power, ManualPower)  # the operator may take a while to press the switch
             silence = None if manual else self.timeouts.silence
             self.uboot_driver.wait_autoboot(since, self._autoboot_timeout(), silence=silence)
+            self.uboot_seen = True
 
     def stop_autoboot(self, since: int) -> None:
         """Wait for the autoboot line, type a key until the U-Boot prompt shows."""

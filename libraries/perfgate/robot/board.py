@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import html
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from perfgate import boards, runvars
 from perfgate.board.console import Console
 from perfgate.board.lab import Lab, expand, load
 from perfgate.board.launcher import Launcher
+from perfgate.board.ssh import ssh_library
 from perfgate.board.strategy import Board as Strategy
 from perfgate.datafile import merge
 from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
@@ -36,6 +38,10 @@ def _var(name: str, default: object = None) -> object:
         return BuiltIn().get_variable_value("${" + name + "}", default)
     except Exception:  # outside a Robot run (tests)
         return default
+
+
+def _truthy(value: object) -> bool:
+    return str(value).strip().lower() not in ("", "false", "no", "none", "0", "off")
 
 
 def _text(value: object) -> str:
@@ -55,6 +61,7 @@ class Board:
         self.bring_up_error: str = ""
         self.name = ""
         self.profile: dict = {}
+        self._read_pos: int | None = None  # where `Read Board Console Until` reads on from
         self.lease = None  # a labgrid place (perfgate.farm.lease.Lease) when the lab is `kind: labgrid`
 
     # ------------------------------------------------------------------------------------------ lab
@@ -139,7 +146,7 @@ class Board:
         self.console.open()
         power = self.lease.power() if self.lease and self.lease.has_power else None  # labgrid's power driver
         self.board = Strategy(self.name, self.profile, self.lab, self.console, context, log=self._say, speed=speed,
-                              power=power)  # fmt: skip
+                              power=power, ssh_library=ssh_library())  # fmt: skip
         if speed != 1:
             floor = self.board.timeouts.floor
             logger.info(
@@ -305,16 +312,45 @@ class Board:
     @keyword
     def bring_up_board(self) -> None:
         """Bring the board to its shell for the suites. A board that does not come up (after one power-cycle and
-        retry) is reported here as an error; the run goes on and each suite that needs the shell fails at once
-        with the reason, while the U-Boot suites can still run."""
+        retry) fails this keyword, and so the suite setup, with the reason; except when U-Boot answered on the way
+        (only Linux failed): then the run goes on, the U-Boot suites run, and each suite that needs the shell fails
+        at once with the reason."""
         try:
             with self._logged("bring-up") as b:
                 b.transition("shell")
             logger.console(f"perfgate: {b.name} is up ({b.address or 'serial console'}), {self.lab.banner()}")
         except AssertionError as e:
             self.bring_up_error = str(e)
-            logger.error(f"bring-up failed: {e}")
             logger.console(f"perfgate: BRING-UP FAILED: {e}")
+            if not self._board().uboot_seen:
+                raise AssertionError(f"bring-up failed: {e}") from None
+            logger.error(f"bring-up to the shell failed (U-Boot answers: the U-Boot suites still run): {e}")
+
+    # ------------------------------------------------------------------------------------------ the console
+    @keyword("Write To Board Console")
+    def write_to_board_console(self, text: str, line_end: bool = True) -> None:
+        """Type `text` on the board's serial console (with a line end unless `line_end` is false); `Read Board
+        Console Until` then reads what came after it. The gate owns the port (one reader thread that stamps every
+        chunk with host time for boot time, and keeps serial.log), so a user suite types and reads through these
+        keywords instead of opening the port a second time with SerialLibrary."""
+        console = self._board().console
+        self._read_pos = console.mark()
+        if line_end:
+            console.sendline(text)
+        else:
+            console.write(text)
+
+    @keyword("Read Board Console Until")
+    def read_board_console_until(self, expected: str, timeout: float = 10.0, regexp: bool = False) -> str:
+        """Wait at most `timeout` seconds until `expected` (a regular expression when `regexp` is true) shows on the
+        console after what was written or read last, and return the text up to and including it (escape sequences
+        and CR removed; the raw bytes stay in serial.log)."""
+        console = self._board().console
+        since = console.mark() if self._read_pos is None else self._read_pos
+        pattern = re.compile(expected) if _truthy(regexp) else expected
+        m = console.expect(pattern, float(timeout), what=expected, since=since)
+        self._read_pos = m.end
+        return console.text(since, m.end)
 
     @keyword
     def board_state_should_be(self, state: str) -> None:
