@@ -81,6 +81,15 @@ class Lab:
         return DataError(f"{'.'.join(map(str, key))}: {message}" if key else message, self.path, _line(self.lines, key))
 
 
+def board_profile(board: str, lab: Lab) -> dict:
+    """The board's profile as this lab sees it: variables/boards (defaults, the board) with the lab's
+    `boards.<board>` overrides on top (and `network: false` for a console-only lab). Every part of the gate (board
+    control, workloads, the gate's planning) reads this one."""
+    from perfgate import boards
+
+    return merge(boards.profile(board), lab.profile_overrides)
+
+
 def known() -> list[str]:
     d = paths.labs()
     return sorted(p.stem for p in d.glob("*.yaml")) if d.is_dir() else []

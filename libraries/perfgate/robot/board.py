@@ -23,11 +23,10 @@ from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import boards, runvars
 from perfgate.board.console import Console
-from perfgate.board.lab import Lab, expand, load
+from perfgate.board.lab import Lab, board_profile, expand, load
 from perfgate.board.launcher import Launcher
 from perfgate.board.ssh import ssh_library
 from perfgate.board.strategy import Board as Strategy
-from perfgate.datafile import merge
 from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
 
 LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
@@ -74,7 +73,7 @@ class Board:
         try:
             self.name = boards.resolve(board)
             self.lab = load(_text(lab), self.name)
-            self.profile = merge(boards.profile(self.name), self.lab.profile_overrides)
+            self.profile = board_profile(self.name, self.lab)
         except UnknownBoard as e:  # said on the console, and the run stops
             logger.error(f"perfgate: {e}")
             BuiltIn().fatal_error(str(e))
@@ -95,6 +94,7 @@ class Board:
         bi.set_global_variable("${LAB_BANNER}", banner)
         data = dict(self.lab.data)
         data["name"] = self.lab.name
+        data["profile_overrides"] = dict(self.lab.profile_overrides)  # for the gate (Use Lab): the same profile
         return data
 
     @keyword

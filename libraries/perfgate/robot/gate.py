@@ -27,6 +27,7 @@ from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import boards, criteria, paths, runvars, waivers
+from perfgate.datafile import merge
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.report import progress
@@ -245,8 +246,12 @@ class Gate:
 
     @keyword
     def use_lab(self, lab: dict) -> None:
-        """Give the gate the lab's data (the board library loads and validates it)."""
+        """Give the gate the lab's data (the board library loads and validates it). The lab's per-board overrides
+        (`boards.<board>`) apply to the gate's board profile as they do to board control."""
         self.lab = dict(lab or {})
+        overrides = self.lab.pop("profile_overrides", None) or {}
+        if self.board:
+            self.profile = merge(boards.profile(self.board), overrides)
 
     @keyword
     def measure_suite(self, suite: str) -> None:
