@@ -153,6 +153,8 @@ class TraitBoard(threading.Thread):
                     self.say(f"PG{m.group(1)}{'0' if m.group(1).startswith('END') else ''}\n")
                 elif part == "uname -r":
                     self.say("6.12.17-ti\n")
+                elif part == "ip -4 -o addr show":
+                    self.say("1: lo    inet 127.0.0.1/8 scope host lo\n2: eth0    inet 192.168.10.21/24 brd x\n")
                 elif part:
                     self.say(f"-sh: {part.split()[0]}: not found\n")
             self.prompt()
@@ -313,3 +315,15 @@ def test_console_only_lab_runs_commands_on_the_console(rig):
     reach_shell(board)
     assert board.ssh is None
     assert Path(board.console.port) == Path(board.lab.data["serial"]["port"])
+
+
+def test_board_address_is_read_once_per_boot_and_reused(rig):
+    """The address comes from the console once per boot; asking again (every network test does) reuses it."""
+    board, tb = rig()
+    reach_shell(board)
+    assert {board.learn_address() for _ in range(5)} == {"192.168.10.21"}
+    assert sum(t.startswith("ip -4 -o addr show") for t in tb.typed) == 1
+    board.power_cycle()  # a new boot may bring a new address: read again
+    reach_shell(board)
+    assert board.learn_address() == "192.168.10.21"
+    assert sum(t.startswith("ip -4 -o addr show") for t in tb.typed) == 2

@@ -189,6 +189,7 @@ class Board:
     def power_cycle(self) -> int:
         """Cycle the power; returns the console offset from which the new boot is read."""
         self._drop_ssh()
+        self.address = None
         since = self.console.mark()
         assert self.power is not None
         self.log(f"power-cycle ({self.power.name})")
@@ -273,11 +274,14 @@ class Board:
             raise BringUpError(str(e)) from None
         self.state = "shell"
 
-    def learn_address(self) -> str:
-        """The board's address: the lab's ssh.address, or read from the console once (then reused)."""
+    def learn_address(self, refresh: bool = False) -> str:
+        """The board's address: the lab's ssh.address, or read from the console once per boot and then reused
+        (a power-cycle forgets it: DHCP may give another one)."""
         configured = str(self._ssh_settings().get("address", "discover"))
         if configured != "discover":
             self.address = expand(configured, self.context)
+            return self.address
+        if self.address and not refresh:
             return self.address
         found, out = self.shell.addresses(self.timeouts.login, loopback_ok=self.lab.virtual)
         if not found:
