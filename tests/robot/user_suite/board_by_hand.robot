@@ -1,8 +1,8 @@
 *** Settings ***
-Documentation     SSHLibrary keywords on the gate's connection, and the board console by the documented keywords.
+Documentation    SSHLibrary keywords on the gate's connection, and the board console by the documented keywords.
 
-Library           SSHLibrary
-Resource          ${EXECDIR}/resources/board.resource
+Library          SSHLibrary
+Resource         ${EXECDIR}/resources/board.resource
 
 
 *** Test Cases ***
