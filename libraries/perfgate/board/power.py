@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class PowerDriver(Protocol):
@@ -26,6 +26,18 @@ class PowerDriver(Protocol):
 
 class PowerError(AssertionError):
     """A power command failed."""
+
+
+def power_from_lab(lab: Any, context: dict, timeout: float, soft_reset: Callable[[str], None]) -> PowerDriver:
+    """The lab's `power`: commands (filled in and shell-quoted), `manual` (the operator), or none (`soft_reset`,
+    the strategy's reset from wherever the board is)."""
+    from perfgate.board.lab import expand
+
+    if lab.power_mode == "command":
+        return CommandPower(expand(lab.data["power"], context, quote=True), timeout=timeout)
+    if lab.power_mode == "manual":
+        return ManualPower(lab.name)
+    return SoftPower(soft_reset)
 
 
 class CommandPower:

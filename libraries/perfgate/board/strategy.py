@@ -17,15 +17,14 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from perfgate.board import boottime
 from perfgate.board.console import ConsoleDriver, ConsoleTimeout
 from perfgate.board.lab import Lab, expand
-from perfgate.board.power import CommandPower, ManualPower, PowerDriver, SoftPower
+from perfgate.board.power import ManualPower, PowerDriver, power_from_lab
 from perfgate.board.shell import LoginRefused, ShellDriver
-from perfgate.board.ssh import HostKeys, SshDriver, SshShell
+from perfgate.board.ssh import SshDriver, SshShell
 from perfgate.board.traits import Traits, no_uboot_reason
 from perfgate.board.uboot import UBootDriver, garbage_note
 from perfgate.errors import ToolMissing
@@ -88,54 +87,20 @@ class Board:
         self.timeouts = Timeouts(raw, self.speed, float(self.lab.data.get("min_timeout") or 5))
         self.traits = Traits.from_profile(self.profile)
         if self.power is None:
-            self.power = self._power_from_lab()
+            self.power = power_from_lab(self.lab, self.context, self.timeouts.power, self._soft_reset)
         login = self.lab.data.get("login") or {}
         user = login.get("user") or self.traits.user
         self.uboot_driver = UBootDriver(self.console, self.traits)
         self.shell = ShellDriver(self.console, self.traits, user, login.get("password_env"))
         self.ssh_driver = self._ssh_from_lab(user)
 
-    def _power_from_lab(self) -> PowerDriver:
-        mode = self.lab.power_mode
-        if mode == "command":
-            return CommandPower(expand(self.lab.data["power"], self.context, quote=True), timeout=self.timeouts.power)
-        if mode == "manual":
-            return ManualPower(self.lab.name)
-        return SoftPower(self._soft_reset)
-
     def _ssh_settings(self) -> dict:
         ssh = self.lab.data.get("ssh")
         return ssh if isinstance(ssh, dict) else {}  # `ssh: none`: a console-only lab
 
     def _ssh_from_lab(self, user: str) -> SshDriver:
-        ssh = self._ssh_settings()
-        port = ssh.get("port", 22)
-        if port == "discover":
-            port = (self.context.get("state_data") or {}).get("ssh_port", 22)
-        key = ssh.get("key")
-        if key and not os.path.isabs(str(key)):
-            from perfgate import paths
-
-            key = paths.root() / str(key)
-        return SshDriver(int(expand(str(port), self.context)), user, self.shell.password,
-                         key_file=str(key) if key else None, timeout=self.timeouts.ssh,
-                         host_keys=self._host_keys(ssh), library=self.ssh_library)  # fmt: skip
-
-    def _host_keys(self, ssh: dict) -> HostKeys:
-        """The lab's host-key policy and file: ssh.known_hosts (relative to the repository), else for a hardware
-        lab ~/.config/perfgate/known_hosts.<lab>; a virtual lab's boards make new keys: kept for the run only."""
-        known = ssh.get("known_hosts")
-        if known:
-            from perfgate import paths
-
-            path: Path | None = Path(str(known)).expanduser()
-            if not path.is_absolute():
-                path = paths.root() / path
-        elif self.lab.virtual:
-            path = None
-        else:
-            path = Path.home() / ".config" / "perfgate" / f"known_hosts.{self.lab.name}"
-        return HostKeys(str(ssh.get("host_keys") or "accept-new"), path, log=self.log)
+        return SshDriver.from_lab(self.lab, self.context, user, self.shell.password, self.timeouts.ssh, log=self.log,
+                                  library=self.ssh_library)  # fmt: skip
 
     # -- data ------------------------------------------------------------------------------------
     @property
