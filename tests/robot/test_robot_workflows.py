@@ -98,7 +98,8 @@ def test_a_suite_file_alone_then_only_its_failures_again(tmp_path: Path) -> None
     assert classnames == {"am62xx_sk · Stream"}
     copied = ExecutionResult(str(run / "output.xml")).suite
     assert copied.metadata["Comparison"].startswith("[comparison.html|")
-    evidence = [m for m in _messages(copied) if "Raw output" in m]
+    evidence = [m for m in _messages(copied) if "Raw output" in m or "Serial transcript" in m]
+    assert any("Serial transcript" in m for m in evidence)
     assert evidence, "no evidence link in the copied output"
     for message in evidence:
         href = message.split('href="')[1].split('"')[0]

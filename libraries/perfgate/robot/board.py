@@ -28,6 +28,7 @@ from perfgate.board.launcher import Launcher
 from perfgate.board.ssh import ssh_library
 from perfgate.board.strategy import Board as Strategy
 from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
+from perfgate.robot.links import link_base
 
 LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
 
@@ -208,9 +209,7 @@ class Board:
         if self.transcript and self.transcript.exists():
             text = self.transcript.read_text(encoding="utf-8", errors="replace")
             cut = f" (the last {LOG_LIMIT} shown here)" if len(text) > LOG_LIMIT else ""
-            log = _text(_var("LOG FILE"))
-            base = Path(log).parent if log else Path.cwd()
-            rel = os.path.relpath(self.transcript, base)
+            rel = os.path.relpath(self.transcript, link_base())
             logger.info(f'Serial transcript: <a href="{html.escape(rel)}">{html.escape(str(self.transcript))}</a> '
                         f"({len(text)} characters{cut})", html=True)  # fmt: skip
             logger.info(f"<details><summary>serial.log</summary><pre>{html.escape(text[-LOG_LIMIT:])}</pre></details>",

@@ -31,6 +31,7 @@ from perfgate.datafile import merge
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.report import progress
+from perfgate.robot.links import link_base as _link_base
 from perfgate.tolerance import Policy
 from perfgate.verdict import NOT_MEASURED, WARN, Judgement, judge
 from perfgate.workloads.base import Measurements, Workload
@@ -731,21 +732,6 @@ def _criteria_problem(suite) -> str:
     except (PerfgateError, OSError) as e:
         return str(e)
     return "DataDriver could not read them (see the errors above)"
-
-
-def _link_base() -> Path:
-    """The directory links in the log are relative to: the log's, else the output's. Under pabot, where the
-    merged log is written: the --outputdir that holds pabot_results/<n>/[<m>/]output.xml."""
-    for name in ("LOG FILE", "OUTPUT FILE"):
-        value = _var(name)
-        if value and str(value).upper() != "NONE":
-            base = Path(str(value)).parent
-            if _var("PABOTQUEUEINDEX") is not None:
-                merged = next((p.parent for p in base.resolve().parents if p.name == "pabot_results"), None)
-                if base.resolve().name != "pabot_results" and merged is not None:
-                    return merged
-            return base
-    return Path.cwd()
 
 
 def board_versions(serial_log: Path) -> dict[str, str]:
