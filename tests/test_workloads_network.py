@@ -215,13 +215,16 @@ def test_udp_throughput_counted_as_frames_is_decided_from_the_guide_s_own_number
     assert (m.datagram, m.frame) == (18, 64)
 
 
-@pytest.mark.parametrize("board", ["am62xx_sk", "j784s4_evm"])  # am64xx_evm: ICSSG tables, see guides.md
+@pytest.mark.parametrize("board", ["am62xx_sk", "am64xx_evm", "j784s4_evm"])
 def test_newest_release_ethernet_measured_near_published(board: str) -> None:
     """The SDK 11-12 tables (throughput per frame) end to end: what the tool prints (datagram bytes) comes back as
-    the guide's number."""
+    the guide's number. The AM64x RT guide's ICSSG tables are not measured (another port than the gate drives):
+    they fail with that reason instead of taking the CPSW port's numbers."""
     ctx = context(ethernet.WORKLOAD, board, "ethernet", release=criteria.default_release(board))
     m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
-    assert not m.missing, m.missing
-    for c in ctx.criteria:
+    icssg = {c.id for c in ctx.criteria if "ICSSG" in c.table}
+    assert len(icssg) == (34 if board == "am64xx_evm" else 0)
+    assert set(m.missing) == icssg and all("not measured on the ICSSG port" in m.missing[i] for i in icssg)
+    for c in [c for c in ctx.criteria if c.id not in icssg]:
         assert abs(m.values[c.id] - c.value) <= 0.06 * max(abs(c.value), 1.0), (c.name, c.value, m.values[c.id])
     assert any("counted as whole frames" in n for n in ctx.notes)

@@ -78,6 +78,9 @@ def classify(c: Criterion, conf: dict, framed: set[tuple[str, str, str]] | None 
     key = net.metric_key(c)
     if key is None:
         return f"no network metric in {c.metric or c.row!r}"
+    for port in conf.get("other_ports") or []:
+        if re.search(str(port["match"]), table):
+            return f"not measured on {port.get('why', port['match'])} (variables/workloads/network.yaml: other_ports)"
     m = re.search(r"udp_(\d+)b_(ingress|egress)", table)
     if m:
         size = net.context(c).get("packet_size (bytes)")
