@@ -179,21 +179,35 @@ def test_a_storage_path_with_shell_syntax_is_refused(tmp_path):
     assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
 
 
-def test_a_tool_fault_naming_no_tool_is_an_error_on_the_console(tmp_path):
-    said = "FAULTS: fault missing-tool:nosuchtool: no such tool (tools: lmbench"
-    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], FAULTS="missing-tool:nosuchtool")
+def test_a_tool_fault_for_a_tool_the_selected_suites_do_not_run_is_an_error(tmp_path):
+    r = run_gate(tmp_path, "am62xx_sk", ["whetstone"], FAULTS="missing-tool:linpack")
+    said = "variable FAULTS: missing-tool:linpack names a tool none of the selected suites (whetstone) runs"
     assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
-    assert r["tests"] and all(s == "FAIL" and said in m for s, m in r["tests"].values())
-    assert r["seconds"] < 60
+    assert r["rc"] != 0 and r["seconds"] < 60
 
 
-def test_a_degrade_fault_matching_no_criterion_of_the_board_stops_the_simulated_board(tmp_path):
-    """`perfgate sim --faults` (what the sim lab starts): a glob none of the board's criteria matches."""
+@pytest.mark.parametrize(
+    ("faults", "said"),
+    [
+        ("degrade:am62xx_sk.nosuchsuite.*:20", "FAULTS: fault degrade:am62xx_sk.nosuchsuite.*:20 matches none of "
+                                               "am62xx_sk's"),
+        ("ssh-drop:nosuchtool", "FAULTS: fault ssh-drop:nosuchtool: no such tool (tools: lmbench"),
+    ],
+)  # fmt: skip
+def test_faults_matching_nothing_stop_the_simulated_board(tmp_path, faults, said):
+    """`perfgate sim --faults` (what the sim lab starts): a glob none of the board's criteria match, a tool that
+    does not exist."""
     p = subprocess.run([sys.executable, "-m", "perfgate", "sim", "--board", "am62xx_sk", "--state",
-                        str(tmp_path / "state.json"), "--faults", "degrade:am62xx_sk.nosuchsuite.*:20"],
+                        str(tmp_path / "state.json"), "--faults", faults],
                        capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert p.returncode == 2 and not (tmp_path / "state.json").exists()
-    assert "FAULTS: fault degrade:am62xx_sk.nosuchsuite.*:20 matches none of am62xx_sk's" in p.stderr, p.stderr
+    assert said in p.stderr, p.stderr
+
+
+def test_an_unknown_tool_fault_is_an_error_on_the_console(tmp_path):
+    r = run_gate(tmp_path, "am62xx_sk", ["dhrystone"], FAULTS="missing-tool:nosuchtool")
+    said = "variable FAULTS: missing-tool:nosuchtool names a tool none of the selected suites (dhrystone) runs"
+    assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
 
 
 def test_a_degrade_fault_matching_nothing_is_an_error_on_the_console(tmp_path):

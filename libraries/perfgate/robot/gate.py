@@ -253,6 +253,10 @@ class Gate:
         overrides = self.lab.pop("profile_overrides", None) or {}
         if self.board:
             self.profile = merge(boards.profile(self.board), overrides)
+        try:
+            self._check_tool_faults()
+        except PerfgateError as e:
+            bad_input(e)
 
     @keyword
     def measure_suite(self, suite: str) -> None:
@@ -601,6 +605,37 @@ class Gate:
                 suites = ", ".join(self._selected) if self._selected else "all suites"
                 raise runvars.VariableError(f"variable FAULTS: {item} matches none of the {len(judged)} criteria this "
                                             f"run judges ({self.board}, {suites})")  # fmt: skip
+
+    def _check_tool_faults(self) -> None:
+        """FAULTS `missing-tool:<tool>` / `ssh-drop:<tool>` must name a tool the selected suites run (their workloads'
+        plans), or the fault never fires and the run goes green. Suites that build their commands while measuring
+        (network) cannot say beforehand: then the simulated board's check of the tool names is all there is."""
+        spec = _str_or_none(_var("FAULTS")) or ""
+        items = [i.strip() for i in spec.split(",")]
+        named = {i: i.partition(":")[2].strip() for i in items
+                 if i.partition(":")[0].strip().lower() in ("missing-tool", "ssh-drop")}  # fmt: skip
+        if not named:
+            return
+        tools: set[str] = set()
+        suites = self._selected or sorted({c.suite for c in self.selection.criteria})
+        for suite in suites:
+            crits = [c for c in self.selection.criteria if c.suite == suite]
+            if not crits:
+                continue
+            try:
+                runs = import_module(f"perfgate.workloads.{suite}").WORKLOAD.plan(crits, self.profile, self.lab)
+            except Exception:  # no workload, or one that cannot plan without the board: cannot tell
+                return
+            if not runs:
+                return
+            tools |= {r.tool for r in runs}
+        for item, tool in named.items():
+            if tool not in tools:
+                ran = ", ".join(sorted(tools))
+                raise runvars.VariableError(
+                    f"variable FAULTS: {item} names a tool none of the selected suites ({', '.join(suites)}) runs "
+                    f"(they run {ran})"
+                )
 
     def _check_variables(self) -> None:
         """Every run variable the gate reads, checked before anything runs (a bad one names itself)."""
