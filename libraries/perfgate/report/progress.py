@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 MAX_COMMAND = 90
+MAX_REASON = 160
 
 
 def previous_durations(run_dir: Path) -> dict[tuple[str, str, str], float]:
@@ -55,4 +56,6 @@ def finished(suite: str, elapsed: float, error: BaseException | None = None) -> 
     if error is None:
         return f"perfgate: {suite}: done in {_seconds(elapsed)}"
     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if len(first) > MAX_REASON:  # the whole reason is in the log and in every criterion's message
+        first = first[: MAX_REASON - 3] + "..."
     return f"perfgate: {suite}: FAILED after {_seconds(elapsed)}: {first}"
