@@ -5,15 +5,19 @@ keeps what it already measured. The console is Robot's own stdout/stderr (`[ ERR
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from robot.api import ExecutionResult
 
 sys.path.insert(0, str(Path(__file__).parent / "robot"))
 from selftest import ROOT, run_gate
+
+from perfgate import criteria
 
 pytestmark = pytest.mark.slow
 
@@ -222,6 +226,30 @@ def test_a_degrade_fault_outside_the_selected_suites_is_an_error(tmp_path):
     said = "variable FAULTS: degrade:am62xx_sk.stream.*:30 matches none of the 3 criteria this run judges (am62xx_sk,"
     assert any(said in e for e in _errors(r)), r["stdout"][-2000:]
     assert r["rc"] != 0 and not list((tmp_path / "results").rglob("metrics.json"))
+
+
+def test_under_pabot_a_fault_aimed_at_another_process_suites_is_not_an_error(tmp_path):
+    """pabot splits the suites across processes: the process that runs dhrystone must not refuse a fault aimed at
+    whetstone, which the other process runs and fails by the fault."""
+    whet = next(c for c in criteria.select("am62xx_sk", None).criteria if c.suite == "whetstone")
+    cmd = [sys.executable, "-m", "pabot.pabot", "--no-pabotlib", "--processes", "2", "--outputdir",
+           str(tmp_path / "out"), "--variable", "BOARD:am62xx_sk", "--variable", f"FAULTS:degrade:{whet.id}:30",
+           "--suite", "dhrystone", "--suite", "whetstone", str(ROOT / "suites")]  # fmt: skip
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp_path / "results"), "PYTHONPATH": str(ROOT / "libraries")}
+    p = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    statuses: dict[str, str] = {}
+
+    def walk(suite) -> None:
+        for t in suite.tests:
+            statuses[t.name] = t.status
+        for s in suite.suites:
+            walk(s)
+
+    walk(ExecutionResult(str(tmp_path / "out" / "output.xml")).suite)
+    assert "variable FAULTS" not in p.stdout + p.stderr, p.stdout[-2000:]
+    assert statuses.get(whet.name) == "FAIL", statuses
+    dhry = [c.name for c in criteria.select("am62xx_sk", None).criteria if c.suite == "dhrystone"]
+    assert dhry and all(statuses.get(n) == "PASS" for n in dhry), statuses
 
 
 def test_faults_on_a_lab_that_cannot_inject_them_are_an_error(tmp_path):

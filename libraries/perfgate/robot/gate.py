@@ -597,12 +597,13 @@ class Gate:
         the selected suites' criteria would let the run go green without testing the gate at all. (The simulated
         board checks the rest of the spec, and every glob against all of the board's criteria.)"""
         spec = _str_or_none(_var("FAULTS")) or ""
-        judged = [c for c in self.selection.criteria if not self._selected or c.suite in self._selected]
+        selected = [] if _under_pabot() else self._selected  # pabot splits the suites across processes
+        judged = [c for c in self.selection.criteria if not selected or c.suite in selected]
         for item in (i.strip() for i in spec.split(",")):
             kind, _, rest = item.partition(":")
             glob = rest.rpartition(":")[0].strip()
             if kind.strip().lower() == "degrade" and glob and not any(fnmatchcase(c.id, glob) for c in judged):
-                suites = ", ".join(self._selected) if self._selected else "all suites"
+                suites = ", ".join(selected) if selected else "all suites"
                 raise runvars.VariableError(f"variable FAULTS: {item} matches none of the {len(judged)} criteria this "
                                             f"run judges ({self.board}, {suites})")  # fmt: skip
 
@@ -614,7 +615,7 @@ class Gate:
         items = [i.strip() for i in spec.split(",")]
         named = {i: i.partition(":")[2].strip() for i in items
                  if i.partition(":")[0].strip().lower() in ("missing-tool", "ssh-drop")}  # fmt: skip
-        if not named:
+        if not named or _under_pabot():  # pabot splits the suites across processes: this one sees only its share
             return
         tools: set[str] = set()
         suites = self._selected or sorted({c.suite for c in self.selection.criteria})
@@ -749,6 +750,10 @@ def _dry_run() -> bool:
 
     ctx = EXECUTION_CONTEXTS.current
     return bool(ctx and ctx.dry_run)
+
+
+def _under_pabot() -> bool:
+    return _var("PABOTQUEUEINDEX") is not None
 
 
 def bad_input(error: PerfgateError) -> None:
