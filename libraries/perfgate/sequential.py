@@ -1,0 +1,193 @@
+"""The three-way, sequential verdict of one criterion: pass, fail, or inconclusive.
+
+A criterion's threshold is its published value made worse by the tolerance (perfgate.verdict). Its noise, a
+relative standard deviation, comes from the guide's own min/max where it prints them, else from the board's recorded
+hardware history, else from a per-class default in variables/noise.yaml. After each run of a workload the median of
+its criterion's values so far is compared with the threshold in standard errors of that median:
+
+- at least `z` standard errors on the good side: pass (decided);
+- at least `z` standard errors on the bad side: fail (decided);
+- in between: the workload runs again, up to REPEAT runs in all; still in between after the last: inconclusive.
+
+A tail-latency criterion (a maximum) measured over a shorter run than the guide's can only have seen a smaller
+maximum: it is inconclusive unless what it saw already fails (`run_length`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfgate import paths
+from perfgate.datafile import load_mapping
+from perfgate.errors import DataError
+from perfgate.model import Criterion
+from perfgate.tolerance import MATCH_FIELDS, Tolerance
+
+PASS, FAIL, INCONCLUSIVE, MORE = "pass", "fail", "inconclusive", "more"
+_MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)  # the median's standard error over the mean's, for normal noise
+
+
+@dataclass(frozen=True)
+class Noise:
+    sd: float  # relative standard deviation of one run
+    source: str  # "guide min/max", "history (n runs)", "class <name>", "default"
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: str  # PASS, FAIL, MORE (run again) or INCONCLUSIVE
+    value: float  # the median of the runs so far
+    runs: int
+    margin: float  # how far the median is on the good side of the threshold, in the criterion's unit
+    z: float  # that margin in standard errors of the median (inf when there is no noise)
+    reason: str = ""
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict in (PASS, FAIL)
+
+
+def from_guide(c: Criterion) -> float | None:
+    """The relative sd a published `value (min lo, max hi)` implies: its range is about 4 sd."""
+    if c.min is None or c.max is None or not c.value or c.max < c.min:
+        return None
+    return (c.max - c.min) / (4 * abs(c.value))
+
+
+def from_history(values: list[float]) -> float | None:
+    """The relative sd of a criterion's recorded hardware runs (3 or more)."""
+    if len(values) < 3:
+        return None
+    mean = statistics.fmean(values)
+    return statistics.stdev(values) / abs(mean) if mean else None
+
+
+@dataclass
+class NoiseModel:
+    z: float
+    default: float
+    classes: list[tuple[str, dict[str, re.Pattern[str]], float]] = field(default_factory=list)
+
+    def class_of(self, c: Criterion) -> str:
+        for name, patterns, _sd in self.classes:
+            if all(p.search(str(getattr(c, f))) for f, p in patterns.items()):
+                return name
+        return "default"
+
+    def of(self, c: Criterion, history: list[float] | None = None) -> Noise:
+        guide = from_guide(c)
+        if guide is not None:
+            return Noise(guide, "guide min/max")
+        past = from_history(history or [])
+        if past is not None:
+            return Noise(past, f"history ({len(history or [])} runs)")
+        for name, patterns, sd in self.classes:
+            if all(p.search(str(getattr(c, f))) for f, p in patterns.items()):
+                return Noise(sd, f"class {name}")
+        return Noise(self.default, "default")
+
+
+def data_path() -> Path:
+    return paths.variables() / "noise.yaml"
+
+
+def _line(text: str, needle: str) -> int | None:
+    return next((i for i, ln in enumerate(text.splitlines(), 1) if needle in ln), None)
+
+
+def _number(value: object, what: str, path: Path, line: int | None, low: float, high: float) -> float:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise DataError(f"{what}: {value!r} is not a number", path, line) from None
+    if not low < number < high:
+        raise DataError(f"{what}: {value!r} is out of range ({low} .. {high})", path, line)
+    return number
+
+
+def load(path: Path | None = None) -> NoiseModel:
+    """variables/noise.yaml (a bad key or value names the file and line)."""
+    path = path or data_path()
+    data = load_mapping(path, "a mapping with z, default and classes")
+    text = path.read_text(encoding="utf-8")
+    unknown = sorted(set(data) - {"z", "default", "classes"})
+    if unknown:
+        raise DataError(f"unknown key {unknown[0]!r} (expected z, default, classes)", path, _line(text, unknown[0]))
+    model = NoiseModel(
+        _number(data.get("z", 2.0), "z", path, _line(text, "z:"), 0, 10),
+        _number(data.get("default"), "default", path, _line(text, "default:"), 0, 10),
+    )
+    classes = data.get("classes") or []
+    if not isinstance(classes, list):
+        raise DataError("classes: must be a list", path, _line(text, "classes:"))
+    for i, k in enumerate(classes):
+        name = k.get("name") if isinstance(k, dict) else None
+        line = _line(text, f"name: {name}") if name else _line(text, "classes:")
+        if not isinstance(k, dict) or not name or not isinstance(k.get("match"), dict) or not k["match"]:
+            raise DataError(f"classes[{i}] needs name, match and sd", path, line)
+        patterns = {}
+        for f, v in k["match"].items():
+            if f not in MATCH_FIELDS:
+                raise DataError(f"classes[{i}].match: cannot match on {f!r} (fields: {', '.join(MATCH_FIELDS)})",
+                                path, line)  # fmt: skip
+            try:
+                patterns[f] = re.compile(str(v))
+            except re.error as e:
+                raise DataError(f"classes[{i}].match.{f}: bad regex: {e}", path, line) from None
+        sd = _number(k.get("sd"), f"classes[{i}].sd", path, line, -1e-12, 10)
+        model.classes.append((str(name), patterns, sd))
+    return model
+
+
+def margin(c: Criterion, value: float, tol: Tolerance) -> float:
+    """How far `value` is on the good side of the criterion's threshold (negative: it fails)."""
+    allowed = max(tol.relative * abs(c.value), tol.absolute)
+    if c.direction == "higher":
+        return value - (c.value - allowed)
+    if c.direction == "lower":
+        return (c.value + allowed) - value
+    if c.direction == "match":
+        return allowed - abs(value - c.value)
+    raise ValueError(f"criterion {c.id}: unknown direction {c.direction!r}")
+
+
+def decide(c: Criterion, samples: list[float], tol: Tolerance, noise: Noise, z: float, last: bool) -> Decision:
+    """The criterion after `samples` runs; `last`: no run may follow (REPEAT reached), so undecided is inconclusive."""
+    if not samples:
+        raise ValueError(f"criterion {c.id}: no sample to decide on")
+    n = len(samples)
+    value = statistics.median(samples)
+    m = margin(c, value, tol)
+    se = noise.sd * abs(c.value) * (_MEDIAN_EFFICIENCY if n > 2 else 1.0) / math.sqrt(n)
+    if c.direction == "match":
+        se /= 6  # a board prints its clock, it does not measure it (as perfgate.sim.values draws it)
+    score = m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)
+    if score >= z:
+        return Decision(PASS, value, n, m, score)
+    if score <= -z:
+        return Decision(FAIL, value, n, m, score)
+    if not last:
+        return Decision(MORE, value, n, m, score)
+    side = "passes" if m >= 0 else "fails"
+    why = (f"undecided after {n} run{'s' if n > 1 else ''}: the median {value:.6g} {c.unit} {side} by "
+           f"{abs(score):.1f} standard errors, less than the {z:g} needed (noise {noise.sd * 100:.1f}% from "
+           f"{noise.source})")  # fmt: skip
+    return Decision(INCONCLUSIVE, value, n, m, score, why)
+
+
+def run_length(decision: Decision, ran_s: float | None, guide_s: float | None) -> Decision:
+    """A tail-latency criterion run shorter than the guide's: inconclusive unless its maximum already fails."""
+    if ran_s is None or guide_s is None or ran_s >= guide_s or decision.verdict == FAIL or decision.margin < 0:
+        return decision
+    why = (f"ran {ran_s:g} s of the guide's {guide_s:g} s: a shorter run can only see a smaller maximum, so "
+           f"{decision.value:.6g} within the threshold proves nothing")  # fmt: skip
+    return Decision(INCONCLUSIVE, decision.value, decision.runs, decision.margin, decision.z, why)
+
+
+def undecided(decisions: dict[str, Decision]) -> list[str]:
+    """The criteria whose workload should run again."""
+    return [cid for cid, d in decisions.items() if d.verdict == MORE]

@@ -1,0 +1,91 @@
+"""The sequential three-way verdict (perfgate.sequential): noise from the guide's min/max, history or class default;
+pass / fail / run again / inconclusive; a short tail-latency run; variables/noise.yaml errors named by line."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from perfgate import criteria, sequential
+from perfgate.errors import DataError
+from perfgate.model import Criterion
+from perfgate.tolerance import Tolerance
+
+TEN = Tolerance(0.10)
+NOISE = sequential.Noise(0.05, "test")
+
+
+def crit(value: float = 100.0, direction: str = "higher", **kw) -> Criterion:
+    return Criterion(
+        id="b.s.t.r.m", name="r", board="b", guide="g.rst", release="1", chapter="system", suite="s", table="t",
+        row="r", metric="m", unit="MB/s", value=value, direction=direction, **kw,
+    )  # fmt: skip
+
+
+def test_noise_comes_from_the_imported_guides_min_max() -> None:
+    """The threshold data the guides importer wrote (min/max columns of the current guides) gives the noise."""
+    withrange = [c for c in criteria.select("am62xx_sk", None).criteria if c.min is not None and c.max is not None]
+    assert len(withrange) > 100
+    c = withrange[0]
+    noise = sequential.load().of(c)
+    assert noise.source == "guide min/max"
+    assert noise.sd == pytest.approx((c.max - c.min) / (4 * abs(c.value)))
+
+
+def test_noise_without_guide_range_comes_from_history_then_class_then_default() -> None:
+    model = sequential.load()
+    assert model.of(crit(), [100.0, 104.0, 96.0]).source == "history (3 runs)"
+    assert model.of(crit(), [100.0, 104.0]).source == "default"  # two runs are no history
+    net = Criterion(**{**crit().__dict__, "chapter": "network"})
+    assert model.of(net) == sequential.Noise(0.05, "class network")
+
+
+@pytest.mark.parametrize(
+    ("samples", "last", "verdict"),
+    [
+        ([100.0], False, sequential.PASS),  # 10 % margin = 2 sd: decided at once
+        ([80.0], False, sequential.FAIL),
+        ([93.0], False, sequential.MORE),  # inside the band: run again
+        ([93.0], True, sequential.INCONCLUSIVE),  # ... but REPEAT is reached
+        ([93.0, 95.0, 94.0, 96.0, 95.0, 94.0, 95.0, 96.0], True, sequential.PASS),  # enough runs shrink the band
+        ([84.0, 83.0, 85.0, 84.0, 83.0, 84.0, 85.0, 83.0], True, sequential.FAIL),
+    ],
+)
+def test_decide(samples: list[float], last: bool, verdict: str) -> None:
+    assert sequential.decide(crit(), samples, TEN, NOISE, 2.0, last).verdict == verdict
+
+
+def test_decide_uses_the_median_and_says_why_it_is_inconclusive() -> None:
+    d = sequential.decide(crit(), [50.0, 93.0, 94.0], TEN, NOISE, 2.0, last=True)
+    assert d.value == 93.0 and d.verdict == sequential.INCONCLUSIVE
+    assert "undecided after 3 runs" in d.reason and "noise 5.0% from test" in d.reason
+
+
+def test_lower_is_better_and_no_noise() -> None:
+    assert sequential.decide(crit(10, "lower"), [10.5], TEN, NOISE, 2.0, False).verdict == sequential.MORE
+    assert sequential.decide(crit(10, "lower"), [10.5], TEN, sequential.Noise(0, "x"), 2.0, False).verdict == "pass"
+    assert sequential.decide(crit(10, "lower"), [11.5], TEN, sequential.Noise(0, "x"), 2.0, False).verdict == "fail"
+    assert math.isinf(sequential.decide(crit(10, "lower"), [10.5], TEN, sequential.Noise(0, "x"), 2.0, False).z)
+
+
+def test_a_short_tail_latency_run_is_inconclusive_unless_it_already_fails() -> None:
+    rt = crit(100, "lower")
+    ok = sequential.decide(rt, [60.0], TEN, sequential.Noise(0.01, "x"), 2.0, True)
+    short = sequential.run_length(ok, 60, 3600)
+    assert short.verdict == sequential.INCONCLUSIVE and "ran 60 s of the guide's 3600 s" in short.reason
+    assert sequential.run_length(ok, 3600, 3600).verdict == sequential.PASS
+    bad = sequential.decide(rt, [150.0], TEN, sequential.Noise(0.01, "x"), 2.0, True)
+    assert sequential.run_length(bad, 60, 3600).verdict == sequential.FAIL
+
+
+def test_bad_noise_file_names_file_key_and_line(tmp_path: Path) -> None:
+    p = tmp_path / "noise.yaml"
+    p.write_text("z: 2\ndefault: 0.02\nclasses:\n  - name: x\n    match: {nope: a}\n    sd: 0.1\n")
+    with pytest.raises(DataError, match="cannot match on 'nope'") as e:
+        sequential.load(p)
+    assert "noise.yaml" in str(e.value) and ":4" in str(e.value)
+    p.write_text("z: two\ndefault: 0.02\n")
+    with pytest.raises(DataError, match="z: 'two' is not a number"):
+        sequential.load(p)
