@@ -23,8 +23,18 @@ def test_upper_case_cipher_row_in_thousands_of_bytes() -> None:
     m = openssl.parse(read("speed-elapsed-aes-128-cbc.txt"), "openssl speed -elapsed -seconds 1 -evp aes-128-cbc")
     assert m["aes-128-cbc/16 (KBytes/s)"] == pytest.approx(547823.87)
     assert m["aes-128-cbc/16384 (KBytes/s)"] == pytest.approx(1029505.02)
-    assert len([k for k in m if k.startswith("aes-128-cbc/")]) == 6
+    assert len([k for k in m if k.startswith("aes-128-cbc/") and k.endswith("(KBytes/s)")]) == 6
     assert "cpu load (%)" not in m
+
+
+def test_mb_per_second_as_the_sdk12_crypto_comparison_names_it() -> None:
+    """openssl counts 1000s of bytes; the SDK 12 guides' "Crypto Performance Comparison" prints MB/s (10^6 bytes)."""
+    m = openssl.parse(read("speed-elapsed-aes-128-cbc.txt"), "openssl speed -elapsed -seconds 1 -evp aes-128-cbc")
+    assert m["aes-128-cbc/16 (MB/s)"] == pytest.approx(547.82387)
+    assert m["aes-128-cbc/16384 (MB/s)"] == pytest.approx(1029.50502)
+    assert len([k for k in m if k.startswith("aes-128-cbc/") and k.endswith("(MB/s)")]) == 6
+    des3 = openssl.parse(read("speed-elapsed-des3.txt"), "openssl speed -elapsed -seconds 1 -evp des3")
+    assert des3["des3/1024 (MB/s)"] == des3["des-ede3-cbc/1024 (MB/s)"] == pytest.approx(25.92666)
 
 
 def test_requested_alias_gets_the_printed_row() -> None:
@@ -121,7 +131,12 @@ def test_machine_readable_output_says_nothing_so_the_command_decides() -> None:
 def test_two_rows_of_one_table_without_elapsed() -> None:
     text = labelled("speed-no-elapsed-bytes16-md5-sha256.txt")
     m = openssl.parse(text)
-    assert m == {"md5/16 (KBytes/s)": pytest.approx(105882.28), "sha256/16 (KBytes/s)": pytest.approx(149484.04)}
+    assert m == {
+        "md5/16 (KBytes/s)": pytest.approx(105882.28),
+        "sha256/16 (KBytes/s)": pytest.approx(149484.04),
+        "md5/16 (MB/s)": pytest.approx(105.88228),
+        "sha256/16 (MB/s)": pytest.approx(149.48404),
+    }
     assert openssl.warnings(text)
 
 

@@ -22,7 +22,9 @@ What the parser refuses (exit 2 from `perfgate parse`, "not recognised" in the g
 
 Metrics: `<algorithm>/<block size> (KBytes/s)` for every row and block size, the algorithm in lower case as
 printed; when the command names one `-evp <alg>` and the table has one row, the same values are also given under
-the requested name (`des3/16 (KBytes/s)`). From `time -v`: `cpu load (%)`, `user time (s)`, `system time (s)`.
+the requested name (`des3/16 (KBytes/s)`). Each also as `<algorithm>/<block size> (MB/s)` (the KBytes/s figure /
+1000: openssl counts 1000s of bytes), the name the SDK 12 guides' "Crypto Performance Comparison" tables print.
+From `time -v`: `cpu load (%)`, `user time (s)`, `system time (s)`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from perfgate.errors import ParseError
 from perfgate.tools.common import CPU, ESCAPES
 
 KB = "(KBytes/s)"
+MB = "(MB/s)"  # 10^6 bytes per second: openssl's 1000s of bytes / 1000
 USER = "user time (s)"
 SYSTEM = "system time (s)"
 
@@ -51,6 +54,10 @@ ERRORS = re.compile(
 
 def key(alg: str, size: int | str) -> str:
     return f"{alg.lower()}/{size} {KB}"
+
+
+def mb_key(alg: str, size: int | str) -> str:
+    return f"{alg.lower()}/{size} {MB}"
 
 
 def requested(command: str | None) -> str | None:
@@ -244,4 +251,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             k = key(names[0], size)
             if k in out:
                 out[key(asked, size)] = out[k]
+    for k in [k for k in out if k.endswith(KB)]:
+        out[k[: -len(KB)] + MB] = round(out[k] / 1000.0, 6)
     return out

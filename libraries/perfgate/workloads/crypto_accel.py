@@ -36,7 +36,8 @@ def settings(profile: dict, lab: dict) -> dict:
 
 
 def mb_key(alg: str, size: str) -> str:
-    return f"{alg}/{size} (MB/s)"
+    """The openssl parser's metric for the guide's MB/s (10^6 bytes per second)."""
+    return tool.mb_key(alg, size)
 
 
 def column_of(c: Criterion, conf: dict) -> dict | None:
@@ -99,6 +100,7 @@ class CryptoAccel(Workload):
         conf = settings(ctx.profile, ctx.lab)
         groups, bad = self.groups(criteria, conf)
         out = Measurements(missing=dict(bad))
+        # the parser's MB/s is 1000 of openssl's kB; a setting of 1024 (TI's MB as 1024 kB) rescales it
         per_mb = float(conf.get("kbytes_per_mb", 1000))
         ctx.note("openssl speed per algorithm and column (accelerator, ARM CE, ARM); CPU usage from GNU time -v")
         for (col, alg), keys in sorted(groups.items()):
@@ -117,9 +119,8 @@ class CryptoAccel(Workload):
                 continue
             metrics = {k: v for k, v in raw.items() if k == tool.CPU}
             for k, v in raw.items():
-                m = re.fullmatch(r"(.+)/(\d+) \(KBytes/s\)", k)
-                if m:
-                    metrics[mb_key(m.group(1), m.group(2))] = round(v / per_mb, 4)
+                if k.endswith(tool.MB):
+                    metrics[k] = round(v * 1000.0 / per_mb, 4)
             for key, cids in keys.items():
                 for cid in cids:
                     if evidence:

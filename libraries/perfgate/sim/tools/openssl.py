@@ -9,7 +9,7 @@ import re
 import shlex
 
 from perfgate.tools.common import CPU
-from perfgate.tools.openssl import SYSTEM, USER, key, requested
+from perfgate.tools.openssl import SYSTEM, USER, key, mb_key, requested
 
 SIZES = [16, 64, 256, 1024, 8192, 16384]
 
@@ -43,7 +43,7 @@ def _fmt(bytes_per_s: float) -> str:
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     """OpenSSL 3.0's output for `[time -v] openssl speed -elapsed [-seconds N] -evp <alg>`; values are
-    `<alg>/<size> (KBytes/s)` and, with `time -v`, `cpu load (%)`."""
+    `<alg>/<size> (KBytes/s)` or `<alg>/<size> (MB/s)` and, with `time -v`, `cpu load (%)`."""
     try:
         words = shlex.split(command)
     except ValueError:
@@ -60,8 +60,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     rates: list[float] = []
     for size in SIZES:
         kbs = values.get(key(alg, size))
-        if kbs is None and f"{alg}/{size} (MB/s)" in values:  # the crypto_accel tables' MB/s (1000 kB each)
-            kbs = values[f"{alg}/{size} (MB/s)"] * 1000.0
+        if kbs is None and mb_key(alg, size) in values:  # the crypto_accel tables' MB/s (1000 kB each)
+            kbs = values[mb_key(alg, size)] * 1000.0
         if kbs is None:
             kbs = values.get(key(name, size), 0.0)
         bps = max(kbs * 1000.0 * rng.uniform(0.995, 1.005), 1.0)
