@@ -128,3 +128,13 @@ def test_text_bidir_adds_both_directions_and_parallel_reads_the_sum() -> None:
     m = iperf3.parse(capture(FIX / "client-tcp-P2-t1.txt"), "iperf3 -c 127.0.0.1 -p 5296 -t 1 -P 2")
     assert m["throughput (Mbits/sec)"] == pytest.approx(23900.0)  # the [SUM] receiver line, not the last stream
     assert m["send throughput (Mbits/sec)"] == pytest.approx(23900.0)
+
+
+def test_round_trip_packet_rate_published_as_zero_is_no_limit() -> None:
+    # am62xx_sk 12.00.00 IPSec aes192 (linux-12.00.00-am62x.rst:999) publishes 0.60 Mbps beside "0.00" (thousand)
+    # packets/s. Zero packets carry no bits, so the zero is no packet limit of the board but a figure too small for
+    # TI's table (0.6 Mbit/s of 1400-byte datagrams is ~54 packets/s): the healthy board carries 0.60 Mbit/s.
+    values = {"throughput (Mbits/sec)": 0.6, "packets per second (kPPS)": 0.0, "cpu load (%)": 56.22}
+    m = iperf3.parse(sim_iperf3.render("iperf3 -c h -u -b 0 -l 1400 -t 10 -J", values, random.Random(5)))
+    assert m["throughput (Mbits/sec)"] == pytest.approx(0.6, rel=0.01)
+    assert m["packets per second (kPPS)"] >= 0.0
