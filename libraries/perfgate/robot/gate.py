@@ -24,7 +24,7 @@ from pathlib import Path
 
 from robot.api import SkipExecution, logger
 from robot.api.deco import keyword, library
-from robot.libraries.BuiltIn import BuiltIn
+from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
 
 from perfgate import boards, criteria, paths, runvars, waivers
 from perfgate.datafile import merge
@@ -44,7 +44,11 @@ LINUX_VERSION = re.compile(r"Linux version (\S+)")
 
 
 def _var(name: str, default: object = None) -> object:
-    return BuiltIn().get_variable_value("${" + name + "}", default)
+    """A Robot variable; its default when the library is used outside a robot run (a Python test, a script)."""
+    try:
+        return BuiltIn().get_variable_value("${" + name + "}", default)
+    except RobotNotRunningError:
+        return default
 
 
 @dataclass
