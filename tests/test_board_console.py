@@ -76,7 +76,8 @@ def test_socket_console_strips_escapes_split_across_chunks(tmp_path):
 
 
 def test_console_lost_when_the_board_hangs_up():
-    port, t = tcp_board([(0.0, b"hello\r\n")])
+    # printed after the gate attached: pyserial's socket:// open() discards what arrives while it connects
+    port, t = tcp_board([(0.3, b"hello\r\n")])
     c = Console(f"socket://127.0.0.1:{port}", 115200)
     c.open()
     try:
@@ -137,3 +138,32 @@ def test_rfc2217_console_through_ser2net(tmp_path):
         p.wait(5)
         os.close(master)
         os.close(slave)
+
+
+def test_what_a_board_printed_before_hanging_up_is_kept():
+    """A board (or ser2net) that prints and closes at once: pyserial's socket:// read raises on the hang-up and drops
+    the bytes it read in the same call, so the console must never ask it for more than is waiting."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    port = srv.getsockname()[1]
+
+    def serve() -> None:
+        conn, _ = srv.accept()
+        srv.close()
+        time.sleep(0.3)  # after the gate attached (pyserial's socket:// open() discards what arrives while it connects)
+        conn.sendall(b"U-Boot SPL 2025.01\r\nlast words\r\n")
+        conn.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    c = Console(f"socket://127.0.0.1:{port}", 115200)
+    c.open()
+    try:
+        t.join(5)
+        time.sleep(0.3)
+        assert "last words" in c.text(), c.text()
+        with pytest.raises(ConsoleLost, match="closed"):
+            c.expect("never", 2)
+    finally:
+        c.close()

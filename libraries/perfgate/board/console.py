@@ -153,7 +153,9 @@ class Console:
         assert self._serial is not None
         while not self._stop.is_set():
             try:
-                data = self._serial.read(4096)
+                # never ask for more than is waiting: pyserial's socket:// read drops what it has read when the
+                # peer hangs up before the request is filled (a board that prints, then ser2net closes)
+                data = self._serial.read(min(4096, self._serial.in_waiting) or 1)
             except (serial.SerialException, OSError) as e:
                 with self._cond:
                     self.error = f"the serial console {self.port} closed: {e}"
