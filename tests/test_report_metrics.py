@@ -170,12 +170,13 @@ def test_gate_verdict_is_never_green_by_accident(verdicts, robot_failed, state, 
 def test_run_state_read_back() -> None:
     import socket
 
-    from perfgate.report.metrics import process_start, run_state, run_verdict
+    from perfgate.procs import start_time
+    from perfgate.report.metrics import run_state, run_verdict
 
     me = {
         "status": "running",
         "pid": os.getpid(),
-        "pid_started": process_start(os.getpid()),
+        "pid_started": start_time(os.getpid()),
         "host": socket.gethostname(),
     }
     assert run_state(me) == "running"

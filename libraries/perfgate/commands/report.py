@@ -9,9 +9,9 @@ writes log.html with rebot when there is only an output.xml), so the page's link
 from __future__ import annotations
 
 import argparse
-import os
 import time
 
+from perfgate import procs
 from perfgate.report import atomic, history, html, robotfiles, rundir
 from perfgate.report.metrics import SUMMARY_CSV, summary_csv
 
@@ -37,12 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _wait_for(pid: int, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        if not procs.alive(pid):
             return
-        except PermissionError:
-            pass
         time.sleep(0.2)
 
 

@@ -30,6 +30,8 @@ from labgrid.remote.common import Reservation, ReservationState
 from labgrid.remote.generated import labgrid_coordinator_pb2 as pb
 from labgrid.remote.generated import labgrid_coordinator_pb2_grpc
 
+from perfgate.procs import alive
+
 DEFAULT_ADDRESS = "127.0.0.1:20408"
 CHANNEL_OPTIONS = [  # labgrid's client keepalive settings (labgrid.remote.client.ClientSession)
     ("grpc.keepalive_time_ms", 7500),
@@ -52,20 +54,6 @@ def coordinator_address(address: str | None) -> str:
 def owner_name(pid: int | None = None) -> str:
     """`<host>/<user>.perfgate-<pid>`: who acquired a place, and whether that gate still runs (same host)."""
     return f"{socket.gethostname()}/{getpass.getuser()}.perfgate-{pid or os.getpid()}"
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie is dead too
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            return f.read().rsplit(")", 1)[-1].split()[0] != "Z"
-    except OSError:
-        return True
 
 
 class _Session(ClientSession):

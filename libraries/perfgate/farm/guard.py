@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from perfgate.farm.client import Farm, FarmError, alive
+from perfgate.farm.client import Farm, FarmError
+from perfgate.procs import alive
 
 
 def start(coordinator: str, owner: str, log: Path | None = None) -> subprocess.Popen:

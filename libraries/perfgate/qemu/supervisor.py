@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from perfgate.errors import PerfgateError
+from perfgate.procs import alive as pid_alive
 from perfgate.qemu import image, launch, recipe
 
 TICK = 0.2  # seconds between checks of QEMU and of the watched process
@@ -66,21 +67,6 @@ def _listen() -> socket.socket:
     s.listen(4)
     s.setblocking(False)
     return s
-
-
-def pid_alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie is dead for our purpose
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except (OSError, IndexError):
-        return True
 
 
 class Board:

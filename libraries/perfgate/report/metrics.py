@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from perfgate import procs
 from perfgate.errors import DataError
 from perfgate.report import atomic
 
@@ -111,24 +112,6 @@ def nothing_measured_message(entries: Iterable[dict]) -> str:
     return f"nothing was measured: {skipped} of {len(entries)} criteria skipped ({skip_reasons(entries)})"
 
 
-def process_alive(pid: object, started: object = None) -> bool:
-    """Is process `pid` (that started at /proc tick `started`, when given) still running on this machine?"""
-    try:
-        pid = int(pid)  # type: ignore[arg-type]
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (TypeError, ValueError, OSError):
-        return False
-    return started is None or stat.rsplit(")", 1)[1].split()[19] == str(started)
-
-
-def process_start(pid: int) -> str | None:
-    """The process's start time in clock ticks since boot (/proc/<pid>/stat field 22): pid + this = one process."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
 def run_state(meta: dict) -> str:
     """`finished`, `interrupted` (a signal stopped robot; its teardown recorded it), `running` (its process is
     still alive) or `killed` (run.json still says running but its process is gone, or a run.json of a version
@@ -142,7 +125,7 @@ def run_state(meta: dict) -> str:
 
     if meta.get("host") not in (None, socket.gethostname()):
         return "running"  # another machine's run: cannot tell; it is incomplete either way
-    return "running" if process_alive(meta.get("pid"), meta.get("pid_started")) else "killed"
+    return "running" if procs.alive(meta.get("pid"), meta.get("pid_started")) else "killed"
 
 
 def run_verdict(meta: dict, entries: Iterable[dict]) -> str:
@@ -247,7 +230,7 @@ class RunRecorder:
         self.meta.setdefault("finished", None)
         # until finish() says otherwise the run is incomplete: a run killed at any moment reads as such
         self.meta.update(status="running", verdict="incomplete", pid=os.getpid(), host=socket.gethostname())
-        self.meta["pid_started"] = process_start(os.getpid())
+        self.meta["pid_started"] = procs.start_time(os.getpid())
         if not self.meta.get("command"):
             self.meta["command"] = " ".join(sys.argv)
         self._entries: dict[str, dict] = {}
