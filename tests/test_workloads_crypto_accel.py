@@ -65,3 +65,14 @@ def test_columns_run_for_real_and_an_engine_that_does_not_load_is_rejected() -> 
         assert "accelerator: openssl output rejected: openssl speed failed" in m.missing[c.id]
     assert "Invalid engine" in ctx.outputs[0]
     assert "Invalid engine" in (FIX / "engine-afalg-not-loaded-time-v.txt").read_text()
+
+
+def test_a_column_command_without_elapsed_is_never_run() -> None:
+    """A lab override that drops -elapsed from the accelerator comparison's command: openssl would report rates per
+    CPU second of its own process (`infk` with a hardware engine), so nothing is run and every criterion says why."""
+    drop = {"workloads": {"crypto_accel": {"command": "{env}{time} -v {openssl} speed{seconds}{engine} -evp {alg}"}}}
+    ctx = context(crypto_accel.WORKLOAD, "am62xx_sk", "crypto_accel", release="12.00.00", lab=merge(SIM_LAB, drop))
+    m = crypto_accel.WORKLOAD.measure(ctx.criteria, ctx)
+    assert ctx.commands == [] and not m.values
+    assert len(m.missing) == len(ctx.criteria)
+    assert all("lacks -elapsed" in r and "crypto.yaml" in r for r in m.missing.values())
