@@ -25,7 +25,7 @@ from perfgate import paths
 from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.tolerance import MATCH_FIELDS, Tolerance
+from perfgate.tolerance import Tolerance, compile_match, matches
 
 PASS, FAIL, INCONCLUSIVE, MORE = "pass", "fail", "inconclusive", "more"
 _MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)  # the median's standard error over the mean's, for normal noise
@@ -74,7 +74,7 @@ class NoiseModel:
 
     def class_of(self, c: Criterion) -> str:
         for name, patterns, _sd in self.classes:
-            if all(p.search(str(getattr(c, f))) for f, p in patterns.items()):
+            if matches(c, patterns):
                 return name
         return "default"
 
@@ -86,7 +86,7 @@ class NoiseModel:
         if past is not None:
             return Noise(past, f"history ({len(history or [])} runs)")
         for name, patterns, sd in self.classes:
-            if all(p.search(str(getattr(c, f))) for f, p in patterns.items()):
+            if matches(c, patterns):
                 return Noise(sd, f"class {name}")
         return Noise(self.default, "default")
 
@@ -129,15 +129,7 @@ def load(path: Path | None = None) -> NoiseModel:
         line = _line(text, f"name: {name}") if name else _line(text, "classes:")
         if not isinstance(k, dict) or not name or not isinstance(k.get("match"), dict) or not k["match"]:
             raise DataError(f"classes[{i}] needs name, match and sd", path, line)
-        patterns = {}
-        for f, v in k["match"].items():
-            if f not in MATCH_FIELDS:
-                raise DataError(f"classes[{i}].match: cannot match on {f!r} (fields: {', '.join(MATCH_FIELDS)})",
-                                path, line)  # fmt: skip
-            try:
-                patterns[f] = re.compile(str(v))
-            except re.error as e:
-                raise DataError(f"classes[{i}].match.{f}: bad regex: {e}", path, line) from None
+        patterns = compile_match(k["match"], f"classes[{i}].", path, line)
         sd = _number(k.get("sd"), f"classes[{i}].sd", path, line, -1e-12, 10)
         model.classes.append((str(name), patterns, sd))
     return model

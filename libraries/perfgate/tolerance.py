@@ -25,6 +25,25 @@ from perfgate.model import Criterion
 MATCH_FIELDS = ("suite", "chapter", "metric", "unit", "row", "table", "id")
 
 
+def compile_match(match: dict, where: str, path: Path, line: int | None) -> dict[str, re.Pattern[str]]:
+    """A class's `match:` (criterion field -> regex), as tolerances.yaml, sim.yaml and noise.yaml write it; a field
+    the criteria do not have or a bad regex is an error naming `where`, the file and the class's line."""
+    patterns: dict[str, re.Pattern[str]] = {}
+    for f, v in match.items():
+        if f not in MATCH_FIELDS:
+            raise DataError(f"{where}match: cannot match on {f!r} (fields: {', '.join(MATCH_FIELDS)})", path, line)
+        try:
+            patterns[f] = re.compile(str(v))
+        except re.error as e:
+            raise DataError(f"{where}match.{f}: bad regex: {e}", path, line) from None
+    return patterns
+
+
+def matches(c: object, patterns: dict[str, re.Pattern[str]]) -> bool:
+    """Does criterion `c` match every pattern of a class?"""
+    return all(p.search(str(getattr(c, f))) for f, p in patterns.items())
+
+
 @dataclass(frozen=True)
 class Tolerance:
     relative: float
@@ -94,7 +113,7 @@ class Policy:
         if self._cli_all is not None:
             return self._cli_all
         for k in [*board.classes, *self._scope.classes]:
-            if all(p.search(str(getattr(c, f))) for f, p in k.patterns.items()):
+            if matches(c, k.patterns):
                 return k.tolerance
         return board.default or self._scope.default  # type: ignore[return-value]
 
@@ -127,14 +146,7 @@ def _scope(data: dict, path: Path, text: str, prefix: str) -> _Scope:
         if not isinstance(k, dict) or "tolerance" not in k or "name" not in k:
             raise DataError(f"{where} needs 'name', 'tolerance' and match fields", path, _line_of(text, "classes"))
         line = _line_of_class(text, str(k["name"]))
-        pats: dict[str, re.Pattern[str]] = {}
-        for f, v in (k.get("match") or {}).items():
-            if f not in MATCH_FIELDS:
-                raise DataError(f"{where}: cannot match on {f!r} (fields: {', '.join(MATCH_FIELDS)})", path, line)
-            try:
-                pats[f] = re.compile(str(v))
-            except re.error as e:
-                raise DataError(f"{where}: bad regex for {f}: {e}", path, line) from None
+        pats = compile_match(k.get("match") or {}, f"{where}.", path, line)
         if not pats:
             raise DataError(f"{where}: a class needs at least one 'match' field", path, line)
         tline = _line_after(text, line, "tolerance")

@@ -11,7 +11,7 @@ from perfgate import paths
 from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.tolerance import MATCH_FIELDS
+from perfgate.tolerance import compile_match, matches
 
 
 def data_path() -> Path:
@@ -38,7 +38,7 @@ class Spread:
         if guide is not None:
             return min(guide, self.cap)
         for _name, patterns, sd in self.classes:
-            if c is not None and all(p.search(str(getattr(c, f))) for f, p in patterns.items()):
+            if c is not None and matches(c, patterns):
                 return min(sd, self.cap)
             if c is None and set(patterns) == {"metric"} and patterns["metric"].search(metric):
                 return min(sd, self.cap)
@@ -92,14 +92,7 @@ def load(cap: float | None = None, path: Path | None = None) -> Spread:
         line = next((n for n, ln in enumerate(text.splitlines(), 1) if name and f"name: {name}" in ln), None)
         if not isinstance(k, dict) or not name or not isinstance(k.get("match"), dict) or not k["match"]:
             raise DataError(f"{where[:-1]} needs name, match and sd", path, line)
-        patterns = {}
-        for f, v in k["match"].items():
-            if f not in MATCH_FIELDS:
-                raise DataError(f"{where}match: cannot match on {f!r} (fields: {', '.join(MATCH_FIELDS)})", path, line)
-            try:
-                patterns[f] = re.compile(str(v))
-            except re.error as e:
-                raise DataError(f"{where}match.{f}: bad regex: {e}", path, line) from None
+        patterns = compile_match(k["match"], where, path, line)
         try:
             sd = float(k.get("sd"))  # type: ignore[arg-type]
         except (TypeError, ValueError):
