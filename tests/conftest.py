@@ -20,6 +20,10 @@ import pytest
 _BIN = str(Path(sys.executable).parent)
 if os.environ.get("PATH", "").split(os.pathsep)[0] != _BIN:
     os.environ["PATH"] = os.pathsep.join([_BIN, os.environ.get("PATH", "")])
+# Debian puts daemons the tests start (ser2net) in /usr/sbin, which a non-login PATH may lack
+for _sbin in ("/usr/sbin", "/sbin"):
+    if _sbin not in os.environ["PATH"].split(os.pathsep):
+        os.environ["PATH"] += os.pathsep + _sbin
 
 # Skip reasons that mean "the machine lacks something setup.sh installs", not "this board publishes no such number".
 MISSING = re.compile(r"not installed|\bneeds\b|no QEMU image|not there yet|no guides", re.I)
