@@ -138,3 +138,24 @@ def test_round_trip_packet_rate_published_as_zero_is_no_limit() -> None:
     m = iperf3.parse(sim_iperf3.render("iperf3 -c h -u -b 0 -l 1400 -t 10 -J", values, random.Random(5)))
     assert m["throughput (Mbits/sec)"] == pytest.approx(0.6, rel=0.01)
     assert m["packets per second (kPPS)"] >= 0.0
+
+
+def test_bound_client_real_capture_and_the_sim_print_the_bound_address_as_local_host() -> None:
+    """A client bound with -B (perfgate on another Ethernet port than the default): real iperf 3.12 prints the bound
+    address as start.connected[].local_host and nothing else changes; the parser reads it as any run; the
+    simulated board prints the same shape."""
+    import json
+
+    text = capture(FIX / "client-udp-reverse-bind-B-l1426-t1.json")
+    real = json.loads(text)
+    assert real["start"]["connected"][0]["local_host"] == "127.0.0.1"
+    m = iperf3.parse(text)
+    assert m["datagram size (bytes)"] == 1426 and m["packet loss (%)"] == 0.0
+    assert m["throughput (Mbits/sec)"] == pytest.approx(49.8591339417068)
+    cmd = "iperf3 -c 192.168.2.1 -B 192.168.2.100 -p 5201 -u -b 50000000 -l 1426 -t 2 -R -J"
+    out = sim_iperf3.render(cmd, {"throughput (Mbits/sec)": 600.0}, random.Random(1))
+    sim = json.loads(out)
+    assert sim["start"]["connected"][0]["local_host"] == "192.168.2.100"
+    assert sim["start"]["connected"][0]["remote_host"] == "192.168.2.1"
+    assert set(sim["start"]["connected"][0]) == set(real["start"]["connected"][0])
+    assert iperf3.parse(out, command=cmd)["datagram size (bytes)"] == 1426

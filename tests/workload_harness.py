@@ -14,7 +14,9 @@ from pathlib import Path
 from perfgate import boards, criteria
 from perfgate.errors import ToolMissing
 from perfgate.model import Criterion
+from perfgate.sim import interfaces as sim_interfaces
 from perfgate.sim import workloads as sim_workloads
+from perfgate.sim.data import load_lab
 from perfgate.sim.tools import render
 from perfgate.workloads.base import Workload
 
@@ -23,7 +25,8 @@ from seed_releases import seed
 
 SIM_LAB = {"name": "sim", "kind": "sim", "virtual": True, "tester": {"address": "127.0.0.1"},
            "has": ["ethernet", "pcie", "nvme", "emmc", "mmcsd", "ospi", "qspi", "ufs", "nand", "sata", "usb",
-                   "crypto"]}  # fmt: skip
+                   "crypto"],
+           "workloads": load_lab("sim")["workloads"]}  # fmt: skip  # the sim lab's other Ethernet ports (ICSSG)
 
 
 @dataclass
@@ -56,6 +59,11 @@ class FakeContext:
         if command.startswith("command -v "):
             name = command.split()[2]
             return "" if name in self.missing_tools else f"/usr/bin/{name}\n"
+        if re.fullmatch(
+            r"ip (-\w+ )*(addr|address) show( dev \S+)?", command
+        ):  # the board's interfaces, as the simulated board's `ip` prints them
+            text, err, _ = sim_interfaces.ip(command.split()[1:], self.profile, self.lab)
+            return text + err
         exp = sim_workloads.expected(self.workload, command, self.criteria, self.profile, self.lab)
         if exp is None:
             return ""  # servers, ethtool, rm: silent

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from perfgate.sim import answers as answers_mod
+from perfgate.sim import interfaces as sim_interfaces
 from perfgate.sim.answers import Answers, RenderError
 from perfgate.sim.data import BoardData
 
@@ -413,27 +414,12 @@ async def _nproc(s: Session, args: list[str], out: _Out, stdin: str | None) -> i
 
 @builtin("ip")
 async def _ip(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
-    if ("-o" in args and "addr" in " ".join(args)) or ("-4" in args and "-o" in args):
-        await out.write(
-            "1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n"
-            "2: eth0    inet 127.0.0.1/8 scope global eth0\\       valid_lft forever preferred_lft forever\n"
-        )
-        return 0
-    if not args or args[0] in ("addr", "a", "address", "-4"):
-        await out.write(
-            "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN group default qlen 1000\n"
-            "    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n"
-            "    inet 127.0.0.1/8 scope host lo\n       valid_lft forever preferred_lft forever\n"
-            "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP group default qlen 1000\n"
-            "    link/ether 1c:63:49:00:00:01 brd ff:ff:ff:ff:ff:ff\n"
-            "    inet 127.0.0.1/8 scope global eth0\n       valid_lft forever preferred_lft forever\n"
-        )
-        return 0
-    if args[0] in ("link", "route", "r", "l"):
-        await out.write("2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP\n")
-        return 0
-    await out.write(f'Object "{args[0]}" is unknown, try "ip help".\n', True)
-    return 1
+    text, err, status = sim_interfaces.ip(args, s.board.data.profile, s.board.data.lab)
+    if text:
+        await out.write(text)
+    if err:
+        await out.write(err, True)
+    return status
 
 
 @builtin("sleep")

@@ -10,18 +10,23 @@
 - The AM57x guide's iperf UDP tables (`Ethernet_performance_UDP_<n>B_<ingress|egress>`): iperf 2 at the data's
   unlimited rate.
 Egress runs on the board against the tester; ingress runs the netperf client on the tester against a netserver
-on the board (iperf3 -R from the board otherwise). Criteria map to measurements by their table, row, metric and
+on the board (iperf3 -R from the board otherwise). Tables of another port than the default one (settings
+`ports`: the AM64x ICSSG tables beside the CPSW ones) run the same commands on that port: its interface (board
+profile), its peer (lab), the board's address on it read from the board, the client bound to that address.
+Criteria map to measurements by their table, row, metric and
 context text (variables/workloads/network.yaml holds the commands); the report names the tool of each number.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from perfgate import rfc2544
-from perfgate.errors import ParseError, ToolMissing
+from perfgate import address, rfc2544
+from perfgate.board.shell import ADDRESS_IP
+from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import netperf as netperf_tool
 from perfgate.tools import parse
@@ -37,11 +42,76 @@ class Measure:
     direction: str = "both"  # both | egress | ingress
     datagram: int = 0  # UDP payload bytes; TCP window (KB) for the iperf TCP tables
     frame: int = 0  # the frame size when the guide's UDP throughput counts whole frames, not datagrams (see frames())
+    port: str = ""  # another port than the default one (a key of the settings' `ports`), "" = the default port
 
     @property
     def label(self) -> str:
         size = f"-{self.datagram}" if self.datagram else ""
-        return f"{self.kind}-{self.direction}{size}".replace("_", "-")
+        port = f"{self.port}-" if self.port else ""
+        return f"{port}{self.kind}-{self.direction}{size}".replace("_", "-")
+
+
+@dataclass(frozen=True)
+class Port:
+    """Another Ethernet port than the default: where its commands go."""
+
+    name: str  # the settings' key (`icssg`)
+    title: str  # how the log and the reasons name it (`the ICSSG port`)
+    interface: str
+    tester: str  # the peer's address on that port, as the board sees it
+    board: str  # the board's address on that port, as the peer sees it
+
+
+INTERFACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}")  # a Linux interface name (IFNAMSIZ 16)
+
+
+def port_of(c: Criterion, conf: dict) -> str:
+    """The port (a key of the settings' `ports`) whose tables the criterion's table is, "" for the default port."""
+    table = net.norm(c.table)
+    for name, port in (conf.get("ports") or {}).items():
+        if isinstance(port, dict) and port.get("match") and re.search(str(port["match"]), table):
+            return str(name)
+    return ""
+
+
+def _where(ctx: Context, key: str) -> str:
+    board = (ctx.profile or {}).get("name") or ctx.board
+    lab = (ctx.lab or {}).get("name") or "the lab"
+    return f"variables/labs/{lab}.yaml (or variables/boards/{board}.yaml): {key}"
+
+
+def resolve_port(ctx: Context, conf: dict, name: str) -> Port | str:
+    """The port's interface, peer and board address, or the reason it cannot be measured (naming the missing key).
+    The board's address on the port is read from the board (`address_command`): that also proves the interface
+    is there and up with an address; a lab that gives `board` has it checked against what the board says."""
+    data = (conf.get("ports") or {}).get(name) or {}
+    title = str(data.get("name") or f"port {name}")
+    key = f"workloads.ethernet.ports.{name}"
+    lab = (ctx.lab or {}).get("name") or "the lab"
+    iface = str(data.get("interface") or "").strip()
+    if not iface:
+        return f"not measured on {title}: no interface is named for it ({_where(ctx, key + '.interface')})"
+    if not INTERFACE.fullmatch(iface):
+        return f"not measured on {title}: {iface!r} is not an interface name ({_where(ctx, key + '.interface')})"
+    if not data.get("tester"):
+        return f"not measured on {title}: lab {lab} names no peer wired to it (variables/labs/{lab}.yaml: {key}.tester)"
+    try:
+        tester = address.checked(data["tester"], f"variables/labs/{lab}.yaml: {key}.tester")
+        given = address.checked(data["board"], f"variables/labs/{lab}.yaml: {key}.board") if data.get("board") else ""
+    except DataError as e:
+        return f"not measured on {title}: {e}"
+    command = net.fill(str(conf.get("address_command", "ip -4 -o addr show dev {interface}")),
+                       {"interface": shlex.quote(iface)}, f"{SUITE}.address_command: ")  # fmt: skip
+    text = ctx.run(command, timeout=30, label=f"{name}-address")
+    found = [m.group(2) for m in map(ADDRESS_IP.search, text.splitlines()) if m and m.group(1) == iface]
+    if not found:
+        said = " ".join(text.split())[:200] or "nothing"
+        return (f"not measured on {title}: the board has no IPv4 address on {iface} (`{command}` printed {said!r}; "
+                f"{_where(ctx, key + '.interface')})")  # fmt: skip
+    if given and given not in found:
+        return (f"not measured on {title}: lab {lab} says the board is {given} on {iface}, the board says "
+                f"{', '.join(found)} (variables/labs/{lab}.yaml: {key}.board)")  # fmt: skip
+    return Port(name, title, iface, tester, given or found[0])
 
 
 def frames(criteria: list[Criterion], conf: dict) -> set[tuple[str, str, str]]:
@@ -74,13 +144,18 @@ def frames(criteria: list[Criterion], conf: dict) -> set[tuple[str, str, str]]:
 
 def classify(c: Criterion, conf: dict, framed: set[tuple[str, str, str]] | None = None) -> tuple[Measure, str] | str:
     """(measurement, parser metric) of a criterion, or the reason it cannot be measured."""
+    got = _classify(c, conf, framed)
+    port = port_of(c, conf)
+    if port and not isinstance(got, str):
+        return replace(got[0], port=port), got[1]
+    return got
+
+
+def _classify(c: Criterion, conf: dict, framed: set[tuple[str, str, str]] | None = None) -> tuple[Measure, str] | str:
     table = net.norm(c.table)
     key = net.metric_key(c)
     if key is None:
         return f"no network metric in {c.metric or c.row!r}"
-    for port in conf.get("other_ports") or []:
-        if re.search(str(port["match"]), table):
-            return f"not measured on {port.get('why', port['match'])} (variables/workloads/network.yaml: other_ports)"
     m = re.search(r"udp_(\d+)b_(ingress|egress)", table)
     if m:
         size = net.context(c).get("packet_size (bytes)")
@@ -144,9 +219,20 @@ class Ethernet(Workload):
         side = "the simulated board" if run.tester.simulated else "this host"
         ctx.note(f"{run.duration} s per run (the guides: {conf.get('guide_duration', 60)} s); "
                  f"tester {run.tester_addr}, its commands run on {side}")  # fmt: skip
+        runners: dict[str, _Runner | str] = {"": run}
         try:
-            for m in sorted(measures, key=lambda m: (ORDER[m.kind], m.direction, m.datagram)):
-                run.measure(m, measures[m])
+            for m in sorted(measures, key=lambda m: (m.port, ORDER[m.kind], m.direction, m.datagram)):
+                if m.port not in runners:
+                    port = resolve_port(ctx, conf, m.port)
+                    runners[m.port] = port if isinstance(port, str) else run.on(port)
+                    ctx.note(port if isinstance(port, str) else
+                             f"{port.title}: interface {port.interface}, the board {port.board}, "
+                             f"tester {port.tester}; clients bound to the port's address")  # fmt: skip
+                runner = runners[m.port]
+                if isinstance(runner, str):
+                    out.missing.update(dict.fromkeys((cid for ids in measures[m].values() for cid in ids), runner))
+                else:
+                    runner.measure(m, measures[m])
         finally:
             run.close()
         scaled = 0
@@ -218,6 +304,16 @@ def _recognise(command: str, conf: dict) -> tuple[str, str, str, int, bool] | No
     return None
 
 
+def target(command: str) -> str:
+    """The host a command of this suite sends to: netperf's -H, iperf3's or iperf's -c ("" if none)."""
+    if "netperf" in command:
+        runs = [w for w in netperf_tool.invocations(command) if w[0].endswith("netperf")]
+        return netperf_tool.options(runs[0])[0].get("-H", "") if runs else ""
+    words = _words(command)
+    tool = next((t for t in ("iperf3", "iperf") if t in words), None)
+    return str(_opt(words[words.index(tool) :], "-c") or "") if tool else ""
+
+
 def _words(command: str) -> list[str]:
     try:
         return shlex.split(re.sub(r"(;|&&|&)", r" \1 ", command))
@@ -242,23 +338,47 @@ class _Runner:
         self.duration = net.duration(ctx, conf)
         self.tester = net.Tester.of(ctx, conf)
         self.tester_addr = net.tester_address(ctx, conf)
+        self.port: Port | None = None
         self.chain = net.ToolChain(ctx, list(conf.get("tools") or ["netperf", "iperf3"]), out)
         self.iperf_chain = net.ToolChain(ctx, ["iperf"], out)
         self.board_servers: dict[str, str] = {}  # tool -> stop command
         if self.tester.simulated:
             ctx.note("sim lab: the simulator plays the tester; no server is started on this host")
 
+    def on(self, port: Port) -> _Runner:
+        """This run on another port: its interface, peer and board address; the tools, the tester's servers and
+        the board's servers are shared (they listen on every address)."""
+        other = copy.copy(self)
+        other.port = port
+        other.conf = {**self.conf, "interface": port.interface}
+        other.tester_addr = port.tester
+        return other
+
     def values(self, tool: str, **extra: object) -> dict:
         t = self.conf.get(tool) or {}
-        return {"tester": self.tester_addr, "board": net.board_address(self.ctx), "duration": self.duration,
-                "keys": t.get("keys", netperf_tool.KEYS), "port": t.get("port", ""), "limit": "",
+        board = self.port.board if self.port else net.board_address(self.ctx)
+        return {"tester": self.tester_addr, "board": board, "duration": self.duration,
+                "keys": t.get("keys", netperf_tool.KEYS), "port": t.get("port", ""), "limit": "", "bind": "",
                 "port_ingress": t.get("port_ingress", t.get("port", "")), **extra}  # fmt: skip
+
+    def bind(self, tool: str, name: str) -> str:
+        """The tool's `bind` option on another port than the default: the client's local address on that port
+        (the tester's for the clients that run there: netperf/iperf ingress), shell-quoted."""
+        template = (self.conf.get(tool) or {}).get("bind")
+        if not self.port or not template:
+            return ""
+        local = self.port.tester if name == "udp_ingress" and tool in ("netperf", "iperf") else self.port.board
+        return net.fill(str(template), {"address": shlex.quote(local)}, f"{SUITE}.{tool}.bind: ")
 
     def command(self, tool: str, name: str, **extra: object) -> str:
         template = (self.conf.get(tool) or {}).get(name)
         if not template:
             raise ParseError(f"no {tool}.{name} command in the network settings ({net.data_path()})")
-        return net.fill(str(template), self.values(tool, **extra), f"{SUITE}.{tool}.{name}: ")
+        if self.port and "{bind}" not in str(template):
+            self.ctx.note(f"{self.port.title}: {tool}.{name} has no {{bind}}: its client is not bound to the port's "
+                          "address (the route to the peer chooses the interface)")  # fmt: skip
+        values = self.values(tool, bind=self.bind(tool, name), **extra)
+        return net.fill(str(template), values, f"{SUITE}.{tool}.{name}: ")
 
     def run(self, tool: str, command: str, label: str, where: str = "shell") -> tuple[dict[str, float], str]:
         where = self.tester.where if where == "tester" else where
@@ -312,7 +432,10 @@ class _Runner:
             cmd = self.command(tool, "tcp_bidirectional")
         if m.kind.endswith("pacing"):
             pacing = self.conf.get("pacing") or {}
-            cmd = net.fill(str(pacing["around"]), {"interface": self.conf.get("interface", "eth0"),
+            iface = str(self.conf.get("interface", "eth0"))
+            if not INTERFACE.fullmatch(iface):
+                raise DataError(f"{SUITE}.interface: {iface!r} is not an interface name", net.data_path())
+            cmd = net.fill(str(pacing["around"]), {"interface": shlex.quote(iface),
                                                    "usecs": pacing.get("usecs", 100), "command": cmd})  # fmt: skip
         if m.kind.endswith("pacing"):
             try:

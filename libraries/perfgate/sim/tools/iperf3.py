@@ -52,6 +52,8 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     reverse = "-R" in words or "--reverse" in words
     duration = float(_opt(words, "-t", "--time", default="10") or 10)
     host = _opt(words, "-c", "--client", default="192.168.0.1") or "192.168.0.1"
+    # -B <address>[%<dev>]: the bound address is the local one (real: tests/fixtures/iperf3/*bind-B*)
+    local = (_opt(words, "-B", "--bind", default="192.168.0.100") or "192.168.0.100").split("%")[0]
     port = int(_opt(words, "-p", "--port", default="5201") or 5201)
     blksize = int(_opt(words, "-l", "--length", default="1460" if udp else "131072") or 131072)
     capacity = values.get(THROUGHPUT, 100.0) * 1e6
@@ -102,7 +104,7 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     now = int(time.time())
     doc = {
         "start": {
-            "connected": [{"socket": 5, "local_host": "192.168.0.100", "local_port": 40000 + rng.randint(0, 9999),
+            "connected": [{"socket": 5, "local_host": local, "local_port": 40000 + rng.randint(0, 9999),
                            "remote_host": host, "remote_port": port}],
             "version": "iperf 3.12", "system_info": "Linux am62xx-evm 6.6.32-ti #1 SMP PREEMPT aarch64",
             "timestamp": {"time": time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(now)), "timesecs": now},

@@ -27,10 +27,14 @@ def offered_rate(glob: dict[str, str], size: int) -> float | None:
     return int(glob["-b"]) * size * 8 / wait_seconds(glob["-w"])
 
 
-def _banner(test: str, host: str, interval: bool) -> str:
+def _banner(test: str, host: str, interval: bool, local: str = "") -> str:
+    """netperf's test banner. Unbound, the local end prints as `0.0.0.0 (0.0.0.0)` (TI's logs); bound with the
+    global `-L <address>`, it prints as the remote end does, `<address> ()` (constructed: netperf is not in Debian
+    main, so no capture of -L could be made here)."""
     proto, _, kind = test.partition("_")
     extra = " : interval" if interval else ""
-    return (f"MIGRATED {proto} {kind} TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to {host} () port 0 AF_INET"
+    source = f"{local} ()" if local else "0.0.0.0 (0.0.0.0)"
+    return (f"MIGRATED {proto} {kind} TEST from {source} port 0 AF_INET to {host} () port 0 AF_INET"
             f" : histogram{extra}")  # fmt: skip
 
 
@@ -81,6 +85,6 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
             "LOCAL_SEND_SIZE": "0" if receive else str(size),
             "THROUGHPUT_UNITS": "10^6bits/s",
         }
-        out.append(_banner(name, host, offered is not None))
+        out.append(_banner(name, host, offered is not None, glob.get("-L", "").split(",")[0]))
         out += [f"{k}={field.get(k, '0')}" for k in keys]
     return "\n".join(out) + "\n"

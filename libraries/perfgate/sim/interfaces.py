@@ -1,0 +1,85 @@
+"""The simulated board's IPv4 interfaces, printed as iproute2's `ip` prints them: `lo`, `eth0` (the address the
+gate reaches through the forwarded SSH port) and the interface of each other Ethernet port the settings name
+(variables/workloads/network.yaml `ethernet.ports`: the interface from the board profile, the board's address on
+it from the lab's `board`). The formats are iproute2's (real: `ip -4 -o addr show dev eth0`, `ip addr show dev eth0`
+and `ip -4 -o addr show dev nosuch` on Debian 12's iproute2 6.1: `Device "nosuch" does not exist.` on stderr,
+status 1)."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+from perfgate.errors import DataError
+from perfgate.workloads.network import settings
+
+PREFIX = 24  # the port links' netmask: TI's testers are on /24 subnets (192.168.0.1, 192.168.2.1)
+
+
+@dataclass(frozen=True)
+class Interface:
+    index: int
+    name: str
+    cidr: str
+    scope: str = "global"
+    brd: bool = True
+
+    @property
+    def inet(self) -> str:
+        net = ipaddress.ip_interface(self.cidr).network
+        brd = f" brd {net.broadcast_address}" if self.brd and net.prefixlen < 31 else ""
+        return f"inet {self.cidr}{brd} scope {self.scope} {self.name}"
+
+    def oneline(self) -> str:
+        return f"{self.index}: {self.name}    {self.inet}\\       valid_lft forever preferred_lft forever\n"
+
+    def long(self) -> str:
+        if self.name == "lo":
+            head = (f"{self.index}: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN group default "
+                    "qlen 1000\n    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n")  # fmt: skip
+        else:
+            mac = f"1c:63:49:00:00:{self.index - 1:02x}"
+            head = (f"{self.index}: {self.name}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP group "
+                    f"default qlen 1000\n    link/ether {mac} brd ff:ff:ff:ff:ff:ff\n")  # fmt: skip
+        return f"{head}    {self.inet}\n       valid_lft forever preferred_lft forever\n"
+
+
+def interfaces(profile: dict, lab: dict) -> list[Interface]:
+    """lo, eth0, then each other port's interface that the lab gives the board an address on."""
+    out = [Interface(1, "lo", "127.0.0.1/8", "host", brd=False), Interface(2, "eth0", "127.0.0.1/8", brd=False)]
+    try:
+        ports = settings("ethernet", profile, lab).get("ports") or {}
+    except DataError:
+        return out
+    for port in ports.values():
+        if not isinstance(port, dict) or not port.get("interface") or not port.get("board"):
+            continue
+        name = str(port["interface"])
+        if any(i.name == name for i in out):
+            continue
+        try:
+            ipaddress.ip_address(str(port["board"]))
+        except ValueError:
+            continue
+        out.append(Interface(len(out) + 1, name, f"{port['board']}/{PREFIX}"))
+    return out
+
+
+def ip(args: list[str], profile: dict, lab: dict) -> tuple[str, str, int]:
+    """(stdout, stderr, status) of `ip <args>` on the simulated board."""
+    found = interfaces(profile, lab)
+    if "dev" in args:
+        i = args.index("dev")
+        name = args[i + 1] if i + 1 < len(args) else ""
+        found = [x for x in found if x.name == name]
+        if not found:
+            return "", f'Device "{name}" does not exist.\n', 1
+    words = [a for a in args if not a.startswith("-")]
+    if words and words[0] in ("link", "l", "route", "r"):
+        return "".join(f"{x.index}: {x.name}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP\n"
+                       for x in found if x.name != "lo"), "", 0  # fmt: skip
+    if words and words[0] not in ("addr", "a", "address"):
+        return "", f'Object "{words[0]}" is unknown, try "ip help".\n', 1
+    if "-o" in args:
+        return "".join(x.oneline() for x in found), "", 0
+    return "".join(x.long() for x in found), "", 0

@@ -1,0 +1,60 @@
+"""The simulated board's `ip` (perfgate.sim.interfaces) against the real iproute2 on this host: the same lines for
+lo, the same shape for a global /24 address, the same error for a missing device. Its port interfaces come from
+the data: the board profile's interface and the lab's address (variables/labs/sim.yaml: ICSSG on eth1)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from perfgate import boards
+from perfgate.board.shell import ADDRESS_IP
+from perfgate.sim import interfaces
+from perfgate.sim.data import load_lab
+
+pytestmark = pytest.mark.skipif(not shutil.which("ip"), reason="iproute2's ip is not installed")
+
+
+def real(*args: str) -> tuple[str, str, int]:
+    done = subprocess.run(["ip", *args], capture_output=True, text=True, check=False)
+    return done.stdout, done.stderr, done.returncode
+
+
+def shape(line: str) -> str:
+    return re.sub(r"\d+", "N", re.sub(r"\beth\d+\b", "IF", line))
+
+
+def test_lo_and_a_missing_device_as_iproute2_prints_them() -> None:
+    profile, lab = boards.profile("am64xx_evm"), load_lab("sim")
+    assert interfaces.ip(["-4", "-o", "addr", "show", "dev", "lo"], profile, lab) == real(
+        "-4", "-o", "addr", "show", "dev", "lo"
+    )
+    assert interfaces.ip(["-4", "-o", "addr", "show", "dev", "nosuch9"], profile, lab) == real(
+        "-4", "-o", "addr", "show", "dev", "nosuch9"
+    )
+
+
+def test_the_icssg_interface_has_the_labs_address_in_iproute2s_shape() -> None:
+    profile, lab = boards.profile("am64xx_evm"), load_lab("sim")
+    out, err, status = interfaces.ip(["-4", "-o", "addr", "show", "dev", "eth1"], profile, lab)
+    assert (err, status) == ("", 0)
+    assert out.startswith("3: eth1    inet 192.168.2.100/24 brd 192.168.2.255 scope global eth1\\")
+    m = ADDRESS_IP.search(out)
+    assert m and m.groups() == ("eth1", "192.168.2.100")
+    # a real global /24 address line of this host, if it has one, has the same shape
+    text, _, _ = real("-4", "-o", "addr", "show")
+    globals_24 = [ln for ln in text.splitlines() if "/24 brd" in ln and "scope global" in ln and "dynamic" not in ln]
+    if globals_24:
+        name = globals_24[0].split()[1]
+        assert shape(out.splitlines()[0]) == shape(globals_24[0].replace(name, "eth0"))
+    # the full listing keeps eth0 first (the gate learns the board's SSH address from the first one)
+    full, _, _ = interfaces.ip(["-4", "-o", "addr", "show"], profile, lab)
+    assert [m.group(1) for m in map(ADDRESS_IP.search, full.splitlines()) if m] == ["lo", "eth0", "eth1"]
+
+
+def test_a_board_without_other_ports_has_only_eth0() -> None:
+    full, _, _ = interfaces.ip(["-4", "-o", "addr", "show"], boards.profile("am62xx_sk"), load_lab("sim"))
+    assert [m.group(1) for m in map(ADDRESS_IP.search, full.splitlines()) if m] == ["lo", "eth0"]
