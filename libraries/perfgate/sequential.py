@@ -171,12 +171,47 @@ def decide(c: Criterion, samples: list[float], tol: Tolerance, noise: Noise, z: 
     return Decision(INCONCLUSIVE, value, n, m, score, why)
 
 
-def run_length(decision: Decision, ran_s: float | None, guide_s: float | None) -> Decision:
+@dataclass(frozen=True)
+class RunLength:
+    """How long a tail-latency measurement ran, beside how long the guide's ran, in one unit (`s` or `loops`)."""
+
+    ran: float
+    guide: float
+    unit: str = "s"
+    slack: float = 0.0  # the share of the guide's length a run may lack and still count as as long (start-up)
+    detail: str = ""  # how the gate's length was read, e.g. "299950 wake-ups of 200 us, as cyclictest printed"
+
+    @property
+    def short(self) -> bool:
+        return self.ran < self.guide * (1 - self.slack)
+
+    def describe(self) -> str:
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"ran {length(self.ran, self.unit)}{detail} of the guide's {length(self.guide, self.unit)}"
+
+
+def length(value: float, unit: str) -> str:
+    """A run length as people read it: `60 s`, `21600 s (6 h)`, `100000 loops`."""
+    if unit != "s":
+        return f"{value:.0f} {unit}"
+    text = f"{value:g} s"
+    if value >= 3600:
+        return f"{text} ({value / 3600:.3g} h)"
+    if value >= 120:
+        return f"{text} ({value / 60:.3g} min)"
+    return text
+
+
+def run_length(decision: Decision, ran: float | None, guide: float | None, unit: str = "s", slack: float = 0.0,
+               detail: str = "") -> Decision:  # fmt: skip
     """A tail-latency criterion run shorter than the guide's: inconclusive unless its maximum already fails."""
-    if ran_s is None or guide_s is None or ran_s >= guide_s or decision.verdict == FAIL or decision.margin < 0:
+    if ran is None or guide is None or decision.verdict == FAIL or decision.margin < 0:
         return decision
-    why = (f"ran {ran_s:g} s of the guide's {guide_s:g} s: a shorter run can only see a smaller maximum, so "
-           f"{decision.value:.6g} within the threshold proves nothing")  # fmt: skip
+    run = RunLength(ran, guide, unit, slack, detail)
+    if not run.short:
+        return decision
+    why = (f"{run.describe()}: a shorter run can only see a smaller maximum, so {decision.value:.6g} within the "
+           "threshold proves nothing")  # fmt: skip
     return Decision(INCONCLUSIVE, decision.value, decision.runs, decision.margin, decision.z, why)
 
 

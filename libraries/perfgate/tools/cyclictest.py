@@ -10,7 +10,10 @@ Two output forms are read, both as rt-tests 1.x and 2.x print them:
 Metrics (documented names; the guides publish the maximum): `max latency (us)` (worst thread), `min latency (us)`,
 `avg latency (us)` (mean of the threads), `max latency T<n> (us)`, `min latency T<n> (us)` and
 `avg latency T<n> (us)` per thread (with `-S`, thread n runs on CPU n: the RT guides' per-CPU tables), `samples`
-and, with a histogram, `histogram overflows`. With `-N` (nanoseconds) values are converted to microseconds.
+(all threads), `loops` (the wake-ups of the thread that ran fewest: `# Total:` plus `# Histogram Overflows:`, or
+`C:`; with `-l N` it is N, with `-D` it is the duration over the interval less the cycles a loaded board missed: the
+run's length as the tool saw it) and, with a histogram, `histogram overflows`. With `-N` (nanoseconds) values are
+converted to microseconds.
 """
 
 from __future__ import annotations
@@ -103,9 +106,13 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                 raise ParseError(f"cyclictest: '# {key}' has not one value per thread ({len(maxes)})", line=line)
         mins, avgs = h.summary["Min Latencies"], h.summary["Avg Latencies"]
         out = _metrics(mins, avgs, maxes, scale)
-        overflows = sum(h.summary.get("Histogram Overflows", []))
+        per_thread_overflows = h.summary.get("Histogram Overflows", [])
+        overflows = sum(per_thread_overflows)
         if "Total" in h.summary:  # the histogram's count: the samples within its range
             out["samples"] = float(sum(h.summary["Total"]) + overflows)
+            if len(h.summary["Total"]) == len(maxes):
+                over = per_thread_overflows if len(per_thread_overflows) == len(maxes) else [0] * len(maxes)
+                out["loops"] = float(min(t + o for t, o in zip(h.summary["Total"], over, strict=True)))
         if "Histogram Overflows" in h.summary:
             out["histogram overflows"] = float(overflows)
         return out
@@ -123,6 +130,7 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             scale,
         )
         out["samples"] = float(sum(int(threads[t]["count"]) for t in order))
+        out["loops"] = float(min(int(threads[t]["count"]) for t in order))
         return out
     err = _first_error(lines)
     if err:
@@ -144,6 +152,22 @@ def _metrics(mins: list[int], avgs: list[int], maxes: list[int], scale: float) -
         out[f"min latency T{i} (us)"] = lo * scale
         out[f"avg latency T{i} (us)"] = mean * scale
     return out
+
+
+def interval_us(command: str) -> float:
+    """The wake-up interval a cyclictest command asks for (`-i200`, `-i 200`, `--interval=200`), in microseconds;
+    cyclictest's default is 1000."""
+    try:
+        args = shlex.split(invocation(command))
+    except ValueError:
+        args = invocation(command).split()
+    for k, a in enumerate(args):
+        m = re.fullmatch(r"(?:-i|--interval=)(\d+)", a)
+        if m:
+            return float(m.group(1))
+        if a in ("-i", "--interval") and k + 1 < len(args) and args[k + 1].isdigit():
+            return float(args[k + 1])
+    return 1000.0
 
 
 # --- the simulated board -------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from perfgate.errors import ParseError, ToolMissing
 from perfgate.model import Criterion
+from perfgate.sequential import RunLength
 
 
 @dataclass
@@ -63,6 +64,9 @@ class Measurements:
     tools: dict[str, str] = field(default_factory=dict)  # criterion id -> tool that produced it
     unavailable: dict[str, str] = field(default_factory=dict)  # criterion id -> the missing tool (fail or skip: policy)
     evidence: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> raw output files it was read from
+    # criterion id -> how long its run was beside the guide's (tail-latency criteria: perfgate.sequential.run_length)
+    lengths: dict[str, RunLength] = field(default_factory=dict)
+    parsed: dict[str, dict[str, float]] = field(default_factory=dict)  # run label -> every metric its output gave
 
     def merge(self, other: Measurements) -> None:
         self.values.update(other.values)
@@ -72,6 +76,14 @@ class Measurements:
         self.unavailable.update(other.unavailable)
         for cid, files in other.evidence.items():
             self.evidence.setdefault(cid, []).extend(files)
+        self.add_lengths(other.lengths)
+        self.parsed.update(other.parsed)
+
+    def add_lengths(self, lengths: dict[str, RunLength]) -> None:
+        """Run lengths of another run of the same criteria: the shortest run is the one that counts."""
+        for cid, run in lengths.items():
+            if cid not in self.lengths or run.ran < self.lengths[cid].ran:
+                self.lengths[cid] = run
 
 
 class Workload:
@@ -127,6 +139,7 @@ def run_all(runs: list[Run], ctx: Context) -> Measurements:
             where = f" ({evidence})" if evidence else ""
             out.missing.update(dict.fromkeys(ids, f"{run.tool} output not recognised{where}: {e}"))
             continue
+        out.parsed[run.label or run.tool] = metrics
         for key, group in run.keys.items():
             for cid in group:
                 if key in metrics:

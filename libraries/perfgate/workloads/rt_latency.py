@@ -5,8 +5,13 @@ Rows named `L_PERF_SHIELD_SMP_<USE CASE>` run the use case's load (variables/wor
 and cyclictest on the rt cpu of the guide's cpuset shield, in one shell command; columns named `CPU <n>` (the SDK
 11-12 RT guides' "Stress-ng and Cyclic Test" tables, rows Minimum/Average/Maximum) run the guides' stress-ng load
 and `cyclictest -S` (one thread per CPU) in one shell command, each CPU's figures from its thread; any other row
-is the OSADL command's histogram summary (Max/Min/Avg Latencies, Histogram Overflows). The loop count and
-duration are shorter than the guide's (data), and the log says so.
+is the OSADL command's histogram summary (Max/Min/Avg Latencies, Histogram Overflows).
+
+Run length: the loop count and durations are data (`guide` runs as long as the guide). The guide's length is data
+too: the OSADL summary's `# Total:` imported as the criterion's context, the durations TI states in rt.yaml's
+`guide_runs` (by guide file). The gate's length is what cyclictest printed (`loops`: the wake-ups of its thread that
+ran fewest, times the interval for a duration). Each tail-latency criterion (a maximum, histogram overflows) gets
+both in `Measurements.lengths`, for the gate's verdict (perfgate.sequential.run_length), and the log says both.
 """
 
 from __future__ import annotations
@@ -15,12 +20,16 @@ import re
 import shlex
 
 from perfgate import address
+from perfgate.errors import DataError
 from perfgate.model import Criterion
+from perfgate.sequential import RunLength
+from perfgate.tools.cyclictest import MAX, interval_us
 from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
-from perfgate.workloads.peripherals import clean, fill, missing, settings
+from perfgate.workloads.peripherals import clean, context, fill, missing, settings
 
 SUITE = "rt_latency"
 USE_CASE_PREFIX = "l_perf_shield_smp_"
+OSADL, PER_CPU, USE_CASES = "osadl", "per_cpu", "use_cases"  # the three kinds of run, as rt.yaml names them
 
 
 def metric_key(c: Criterion) -> str:
@@ -58,8 +67,9 @@ def use_case(c: Criterion) -> str | None:
 class RtLatency(Workload):
     suite = SUITE
 
-    def _use_case_run(self, name: str, s: dict, profile: dict, lab: dict, tester: str) -> Run | str:
-        uc = s["use_cases"]
+    def _use_case_run(self, name: str, s: dict, profile: dict, lab: dict, tester: str,
+                      guide: str) -> Run | str:  # fmt: skip
+        uc = {**s["use_cases"], "duration": duration(s, USE_CASES, guide)}
         load = (uc.get("loads") or {}).get(name)
         if load is None:
             return f"no load for use case {name} (variables/workloads/rt.yaml: rt_latency.use_cases.loads)"
@@ -81,14 +91,14 @@ class RtLatency(Workload):
         return Run("cyclictest", "sh -c " + shlex.quote("; ".join(steps)), timeout=seconds * 2 + 120,
                    label=f"cyclictest-{name.lower()}")  # fmt: skip
 
-    def _osadl_run(self, s: dict) -> Run:
-        o = s["osadl"]
+    def _osadl_run(self, s: dict, c: Criterion) -> Run:
+        o = {**s["osadl"], "loops": loops(s, c)}
         command = f"{s.get('cyclictest', 'cyclictest')} {fill(o['options'], o)}"
         seconds = int(o.get("loops", 100000)) * 200e-6
         return Run("cyclictest", command, timeout=seconds * 3 + 120, label="cyclictest-osadl")
 
-    def _per_cpu_run(self, s: dict) -> Run:
-        pc = s["per_cpu"]
+    def _per_cpu_run(self, s: dict, guide: str) -> Run:
+        pc = {**s["per_cpu"], "duration": duration(s, PER_CPU, guide)}
         cyclictest = f"{s.get('cyclictest', 'cyclictest')} {fill(pc['options'], pc)}"
         steps = [f"{pc['load']} > /dev/null 2>&1 & LOAD=$!", "trap 'kill $LOAD 2>/dev/null || true' EXIT", cyclictest]
         seconds = _seconds(str(pc.get("duration", "60s")))
@@ -107,9 +117,9 @@ class RtLatency(Workload):
             key = name or ("PER_CPU" if cpu is not None else "OSADL")
             if key not in runs and key not in reasons:
                 if name:
-                    r = self._use_case_run(name, s, profile, lab, tester)
+                    r = self._use_case_run(name, s, profile, lab, tester, c.guide)
                 else:
-                    r = self._per_cpu_run(s) if cpu is not None else self._osadl_run(s)
+                    r = self._per_cpu_run(s, c.guide) if cpu is not None else self._osadl_run(s, c)
                 if isinstance(r, str):
                     reasons[key] = r
                 else:
@@ -130,19 +140,99 @@ class RtLatency(Workload):
         tester = address.checked(ctx.tester(), "the tester's address (lab tester.address)") if needs else "127.0.0.1"
         runs, skipped = self.plan_with_skips(criteria, ctx.profile, ctx.lab, tester)
         s = settings(SUITE, ctx.profile, ctx.lab)
-        o, uc = s["osadl"], s["use_cases"]
-        if any(r.label == "cyclictest-osadl" for r in runs):
-            ctx.note(f"OSADL test with {o.get('loops')} loops (the guide: {o.get('guide_loops')}), by cyclictest")
-        if any(r.label == "cyclictest-per-cpu" for r in runs):
-            pc = s["per_cpu"]
-            ctx.note(f"per-CPU latency under `{pc.get('load')}`: cyclictest -S for {pc.get('duration')} "
-                     f"(the guide: {pc.get('guide_duration')})")  # fmt: skip
-        if any(r.label not in ("cyclictest-osadl", "cyclictest-per-cpu") for r in runs):
-            ctx.note(f"shielded use cases run {uc.get('duration')} each (the guide: {uc.get('guide_duration')}), "
-                     "by cyclictest")  # fmt: skip
+        by_id = {c.id: c for c in criteria}
+        for r in runs:
+            c = by_id[next(cid for ids in r.keys.values() for cid in ids)]
+            ctx.note(_plan_note(r, c, s))
         out = run_all(runs, ctx)
         out.skipped.update(skipped)
+        for r in runs:
+            for metric, ids in r.keys.items():
+                for cid in ids if tail(metric) else []:
+                    run = run_length(by_id[cid], r, out.parsed.get(r.label or r.tool), s)
+                    if run is not None:
+                        out.lengths[cid] = run
         return out
+
+
+def kind(r: Run) -> str:
+    return {"cyclictest-osadl": OSADL, "cyclictest-per-cpu": PER_CPU}.get(r.label, USE_CASES)
+
+
+def tail(metric: str) -> bool:
+    """A metric whose value grows with the run's length: a maximum, the count of histogram overflows."""
+    return metric in (MAX, "histogram overflows") or metric.startswith("max latency T")
+
+
+def guide_length(s: dict, k: str, c: Criterion) -> RunLength | None:
+    """The guide's length of the criterion's run, in `loops` (OSADL: its `# Total:`, imported as context) or `s`
+    (rt.yaml guide_runs, by guide file), as a RunLength with ran=0; None when no guide states it (a board whose
+    thresholds are its own recorded runs, `baseline:...`)."""
+    if not c.guide.endswith(".rst"):
+        return None
+    slack = float(s.get("run_length_slack", 0.0))
+    if k == OSADL:
+        total = context(c).get("Total")
+        return RunLength(0, float(total), "loops", slack) if total else None
+    stated = ((s.get("guide_runs") or {}).get(c.guide) or {}).get(k)
+    return RunLength(0, _seconds(str(stated)), "s", slack) if stated else None
+
+
+def loops(s: dict, c: Criterion) -> int:
+    """The OSADL run's loop count: rt.yaml osadl.loops, or (`guide`) the guide's `# Total:`."""
+    value = s[OSADL].get("loops", 100000)
+    if str(value).strip().lower() != "guide":
+        return int(value)
+    g = guide_length(s, OSADL, c)
+    if g is None:
+        raise DataError(f"rt_latency.osadl.loops: guide, but {c.guide} states no OSADL `# Total:` ({c.id})")
+    return int(g.guide)
+
+
+def duration(s: dict, k: str, guide: str) -> str:
+    """A use case's or the per-CPU run's duration: rt.yaml `duration`, or (`guide`) the guide's (guide_runs)."""
+    value = str(s[k].get("duration", "60s"))
+    if value.strip().lower() != "guide":
+        return value
+    stated = ((s.get("guide_runs") or {}).get(guide) or {}).get(k)
+    if not stated:
+        raise DataError(f"rt_latency.{k}.duration: guide, but rt_latency.guide_runs has no {k} for {guide}")
+    return str(stated)
+
+
+def run_length(c: Criterion, r: Run, printed: dict[str, float] | None, s: dict) -> RunLength | None:
+    """How long the criterion's run was beside the guide's: the wake-ups cyclictest printed (the thread that ran
+    fewest), else what the settings asked for."""
+    k = kind(r)
+    g = guide_length(s, k, c)
+    if g is None:
+        return None
+    interval = interval_us(r.command)
+    if printed and "loops" in printed:
+        n = printed["loops"]
+        ran = n if g.unit == "loops" else n * interval / 1e6
+        detail = "as cyclictest printed" if g.unit == "loops" else f"{n:.0f} wake-ups of {interval:g} us, as printed"
+    elif g.unit == "loops":
+        ran, detail = float(loops(s, c)), "as asked: cyclictest printed no count"
+    else:
+        ran, detail = _seconds(duration(s, k, c.guide)), "as asked: cyclictest printed no count"
+    return RunLength(ran, g.guide, g.unit, g.slack, detail)
+
+
+def _plan_note(r: Run, c: Criterion, s: dict) -> str:
+    """What the log says before a run: what it runs, and how long beside the guide's run (as the guide states it)."""
+    k = kind(r)
+    if k == OSADL:
+        total = context(c).get("Total") if c.guide.endswith(".rst") else None
+        guide = f"the guide: {float(total):.0f}" if total else "no guide states its length"
+        return f"OSADL test with {loops(s, c)} loops ({guide}), by cyclictest"
+    stated = ((s.get("guide_runs") or {}).get(c.guide) or {}).get(k) if c.guide.endswith(".rst") else None
+    guide = f"the guide: {stated}, {c.guide}" if stated else "no guide states its length"
+    if k == PER_CPU:
+        pc = s[PER_CPU]
+        return f"per-CPU latency under `{pc.get('load')}`: cyclictest -S for {duration(s, k, c.guide)} ({guide})"
+    name = r.label.removeprefix("cyclictest-").upper()
+    return f"shielded use case {name}: cyclictest for {duration(s, k, c.guide)} ({guide})"
 
 
 def _needs_tester(c: Criterion, profile: dict, lab: dict) -> bool:
