@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from perfgate import paths
@@ -26,6 +26,7 @@ from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.tolerance import Tolerance, compile_match, matches
+from perfgate.verdict import Judgement
 
 PASS, FAIL, INCONCLUSIVE, MORE = "pass", "fail", "inconclusive", "more"
 _MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)  # the median's standard error over the mean's, for normal noise
@@ -213,6 +214,18 @@ def run_length(decision: Decision, ran: float | None, guide: float | None, unit:
     why = (f"{run.describe()}: a shorter run can only see a smaller maximum, so {decision.value:.6g} within the "
            "threshold proves nothing")  # fmt: skip
     return Decision(INCONCLUSIVE, decision.value, decision.runs, decision.margin, decision.z, why)
+
+
+def with_run_length(j: Judgement, c: Criterion, tol: Tolerance, run: RunLength | None) -> Judgement:
+    """A judgement of a tail-latency criterion with its run length: the message gives the run's length beside the
+    guide's, and a pass (or a better-than-published warn) from a shorter run is inconclusive (`run_length`)."""
+    if run is None or j.measured is None:
+        return j
+    seen = Decision(FAIL if j.verdict == FAIL else PASS, j.measured, 1, margin(c, j.measured, tol), math.inf)
+    d = run_length(seen, run.ran, run.guide, run.unit, run.slack, run.detail)
+    if d.verdict == INCONCLUSIVE:
+        return replace(j, verdict=INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {d.reason}")
+    return replace(j, message=f"{j.message}; {run.describe()}")
 
 
 def undecided(decisions: dict[str, Decision]) -> list[str]:

@@ -7,7 +7,8 @@ and cyclictest on the rt cpu of the guide's cpuset shield, in one shell command;
 and `cyclictest -S` (one thread per CPU) in one shell command, each CPU's figures from its thread; any other row
 is the OSADL command's histogram summary (Max/Min/Avg Latencies, Histogram Overflows).
 
-Run length: the loop count and durations are data (`guide` runs as long as the guide). The guide's length is data
+Run length: the loop count and durations are data (`as_long_as_the_guide: true` runs the guide's length wherever
+a guide states it). The guide's length is data
 too: the OSADL summary's `# Total:` imported as the criterion's context, the durations TI states in rt.yaml's
 `guide_runs` (by guide file). The gate's length is what cyclictest printed (`loops`: the wake-ups of its thread that
 ran fewest, times the interval for a duration). Each tail-latency criterion (a maximum, histogram overflows) gets
@@ -20,7 +21,6 @@ import re
 import shlex
 
 from perfgate import address
-from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.sequential import RunLength
 from perfgate.tools.cyclictest import MAX, interval_us
@@ -179,25 +179,17 @@ def guide_length(s: dict, k: str, c: Criterion) -> RunLength | None:
 
 
 def loops(s: dict, c: Criterion) -> int:
-    """The OSADL run's loop count: rt.yaml osadl.loops, or (`guide`) the guide's `# Total:`."""
-    value = s[OSADL].get("loops", 100000)
-    if str(value).strip().lower() != "guide":
-        return int(value)
-    g = guide_length(s, OSADL, c)
-    if g is None:
-        raise DataError(f"rt_latency.osadl.loops: guide, but {c.guide} states no OSADL `# Total:` ({c.id})")
-    return int(g.guide)
+    """The OSADL run's loop count: the guide's `# Total:` when the settings say `as_long_as_the_guide` and the
+    guide states it, else rt.yaml osadl.loops."""
+    g = guide_length(s, OSADL, c) if s.get("as_long_as_the_guide") else None
+    return int(g.guide) if g is not None else int(s[OSADL].get("loops", 100000))
 
 
 def duration(s: dict, k: str, guide: str) -> str:
-    """A use case's or the per-CPU run's duration: rt.yaml `duration`, or (`guide`) the guide's (guide_runs)."""
-    value = str(s[k].get("duration", "60s"))
-    if value.strip().lower() != "guide":
-        return value
-    stated = ((s.get("guide_runs") or {}).get(guide) or {}).get(k)
-    if not stated:
-        raise DataError(f"rt_latency.{k}.duration: guide, but rt_latency.guide_runs has no {k} for {guide}")
-    return str(stated)
+    """A use case's or the per-CPU run's duration: the guide's (guide_runs) when the settings say
+    `as_long_as_the_guide` and the guide states it, else rt.yaml `duration`."""
+    stated = ((s.get("guide_runs") or {}).get(guide) or {}).get(k) if s.get("as_long_as_the_guide") else None
+    return str(stated or s[k].get("duration", "60s"))
 
 
 def run_length(c: Criterion, r: Run, printed: dict[str, float] | None, s: dict) -> RunLength | None:
