@@ -155,3 +155,20 @@ def test_render_S_one_thread_per_cpu_asked_about() -> None:
     assert text.count("# Max Latencies: ") == 1 and len(text.split("# Max Latencies: ")[1].split("\n")[0].split()) == 2
     m = cyclictest.parse(text, cmd)
     assert {k: m[k] for k in v} == v
+
+
+@pytest.mark.parametrize(
+    "command, loops",
+    [
+        ("cyclictest -l100000000 -m -a0 -t1 -p99 -i200 -h400 -q", 100000000),  # the guide's OSADL run
+        ("cyclictest -m -Sp80 -D6h -h400 -i200 -M -q", 6 * 3600 * 5000),  # the RT guides' per-CPU run
+        ("cyclictest -m -p80 -D60s -i200 -q -a1 -t1", 60 * 5000),  # a shielded use case, no histogram
+    ],
+)
+def test_sim_prints_the_wake_ups_of_the_run_it_was_asked_for(command: str, loops: int) -> None:
+    """The sim draws at most 20000 samples a thread, but prints the run's length as the real tool does: -l in full,
+    -D less a few wake-ups lost at start-up (S-h400-M-D3s.txt: 14961 of 15000)."""
+    values = {"max latency (us)": 27.0, "min latency (us)": 7.0, "avg latency (us)": 10.0}
+    m = cyclictest.parse(sim_cyclictest.render(command, values, random.Random(2)), command)
+    assert loops - 40 <= m["loops"] <= loops and (m["loops"] == loops) == ("-l" in command)
+    assert (m["max latency (us)"], m["min latency (us)"], m["avg latency (us)"]) == (27.0, 7.0, 10.0)
