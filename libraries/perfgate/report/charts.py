@@ -11,7 +11,14 @@ from __future__ import annotations
 import math
 from html import escape
 
-COLOURS = {"pass": "#2e7d32", "warn": "#e69500", "fail": "#c62828", "not-measured": "#6a1b9a", "skip": "#9e9e9e"}
+COLOURS = {
+    "pass": "#2e7d32",
+    "warn": "#e69500",
+    "fail": "#c62828",
+    "not-measured": "#6a1b9a",
+    "inconclusive": "#ad1457",
+    "skip": "#9e9e9e",
+}
 ARROWS = {"higher": "↑", "lower": "↓", "match": "="}
 MAX_LABEL = 52
 X_LIMIT = 3.0  # ratios beyond are drawn at the edge with their value

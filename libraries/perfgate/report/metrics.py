@@ -25,8 +25,8 @@ FIELDS: list[str] = [
     "id", "name", "board", "suite", "chapter", "table", "row", "metric", "unit", "measured", "published",
     "min", "max", "direction", "tolerance", "delta_pct", "verdict", "message", "tool", "evidence", "test",
 ]  # fmt: skip
-VERDICTS: list[str] = ["fail", "not-measured", "warn", "pass", "skip"]  # worst first
-FAILING = frozenset({"fail", "not-measured"})
+VERDICTS: list[str] = ["fail", "not-measured", "inconclusive", "warn", "pass", "skip"]  # worst first
+FAILING = frozenset({"fail", "not-measured", "inconclusive"})  # inconclusive fails unless INCONCLUSIVE:pass
 SUMMARY_FIELDS: list[str] = [
     "chapter", "suite", "id", "name", "measured", "published", "min", "max", "unit", "direction",
     "tolerance", "delta_pct", "verdict", "message", "tool", "test",
@@ -63,7 +63,7 @@ def counts(entries: Iterable[dict]) -> dict[str, int]:
 
 
 RUN_STATES = ("running", "finished", "interrupted", "killed")
-JUDGED = frozenset({"pass", "warn", "fail", "not-measured"})  # a criterion the run tried to measure
+JUDGED = frozenset({"pass", "warn", "fail", "not-measured", "inconclusive"})  # a criterion the run tried to measure
 PASSING = frozenset({"pass", "warn"})  # any other verdict of a judged criterion (a new one too) fails the run
 
 
@@ -132,6 +132,8 @@ def run_verdict(meta: dict, entries: Iterable[dict]) -> str:
     """The verdict of a recorded run, read back: its state, Robot's failures and its criteria (see gate_verdict)."""
     robot = meta.get("robot")
     failed = int(robot.get("failed", 0)) if isinstance(robot, dict) else 0
+    if meta.get("inconclusive") == "pass":  # -v INCONCLUSIVE:pass: an undecided criterion counts as a pass
+        entries = [{**e, "verdict": "pass"} if e.get("verdict") == "inconclusive" else e for e in entries]
     return gate_verdict(entries, failed, "finished" if run_state(meta) == "finished" else "incomplete")
 
 
@@ -194,13 +196,16 @@ def verdict_reason(meta: dict, entries: Iterable[dict], never_ran: list[str] | N
     c = counts(entries)
     if nothing_measured(entries):
         return nothing_measured_message(entries)
-    failing = c["fail"] + c["not-measured"]
+    undecided = c["inconclusive"]
+    lenient = meta.get("inconclusive") == "pass"
+    failing = c["fail"] + c["not-measured"] + (0 if lenient else undecided)
     robot = meta.get("robot") if isinstance(meta.get("robot"), dict) else {}
+    said = f", {undecided} inconclusive" + (" (INCONCLUSIVE:pass: not failing the gate)" if lenient else "")
     if failing:
-        return f"{c['fail']} criteria failed, {c['not-measured']} not measured"
+        return f"{c['fail']} criteria failed, {c['not-measured']} not measured" + (said if undecided else "")
     if robot.get("failed"):
         return f"Robot failed {robot['failed']} test(s)"
-    return f"{c['pass'] + c['warn']} criteria judged, none failed"
+    return f"{c['pass'] + c['warn'] + undecided} criteria judged, none failed" + (said if undecided else "")
 
 
 def update_meta(run_dir: Path, updates: dict) -> dict:

@@ -16,7 +16,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from importlib import import_module
@@ -26,14 +26,14 @@ from robot.api import SkipExecution, logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
 
-from perfgate import boards, criteria, paths, runvars, waivers
+from perfgate import boards, criteria, paths, runvars, sequential, waivers
 from perfgate.datafile import merge
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.report import progress
 from perfgate.robot.links import link_base as _link_base
 from perfgate.tolerance import Policy
-from perfgate.verdict import NOT_MEASURED, WARN, Judgement, judge
+from perfgate.verdict import FAIL, NOT_MEASURED, PASS, WARN, Judgement, judge
 from perfgate.workloads.base import Measurements, Workload
 
 BOARD_LIBRARY = "perfgate.robot.board.Board"
@@ -133,8 +133,10 @@ class Gate:
         self.profile: dict = {}
         self.lab: dict = {}
         self.virtual = False
-        self.repeat = 1
-        self.aggregate = "best"
+        self.repeat = 3
+        self.aggregate = "median"
+        self.inconclusive = "fail"
+        self.noise: sequential.NoiseModel | None = None
         self.on_missing_tool = "fail"
         self.run_dir: Path | None = None
         self.criteria_dir: Path | None = None
@@ -197,6 +199,7 @@ class Gate:
             "release_choice": self.selection.describe(),
             "repeat": self.repeat,
             "aggregate": self.aggregate,
+            "inconclusive": self.inconclusive,
             "tolerances": self.policy.source,
             "output": _var("OUTPUT FILE"),
             "log": _var("LOG FILE"),
@@ -264,7 +267,9 @@ class Gate:
 
     @keyword
     def measure_suite(self, suite: str) -> None:
-        """Run the suite's workload (REPEAT times), keep every raw output, and judge each criterion of the board."""
+        """Run the suite's workload, keep every raw output, and judge each criterion of the board. The workload runs
+        once, and again (up to REPEAT runs) only while one of its criteria is still inside the noise band around its
+        threshold (perfgate.sequential)."""
         crits = self._suite_criteria(suite)
         result = _SuiteResult(suite, {c.id: c for c in crits}, Measurements())
         self._suites[suite] = result
@@ -311,6 +316,8 @@ class Gate:
             result.measured.skipped.update(m.skipped)
             result.measured.unavailable.update(m.unavailable)
             result.measured.tools.update(m.tools)
+            if i + 1 < self.repeat and not self._undecided(result):
+                break
         for cid, values in result.samples.items():
             result.measured.values[cid] = self._aggregate(result.criteria[cid], values)
             result.measured.missing.pop(cid, None)
@@ -347,7 +354,9 @@ class Gate:
         samples = result.samples.get(id, [])
         if len(samples) > 1:
             logger.info(f"{len(samples)} runs {samples}, {self.aggregate}: {j.measured}")
-        if j.verdict == WARN:
+        if j.verdict == sequential.INCONCLUSIVE and self.inconclusive == "pass":
+            logger.warn(f"{j.message} (INCONCLUSIVE:pass: an inconclusive criterion does not fail the gate)")
+        elif j.verdict == WARN:
             logger.warn(j.message)
         elif not j.passed:
             raise AssertionError(j.message)
@@ -644,8 +653,10 @@ class Gate:
 
     def _check_variables(self) -> None:
         """Every run variable the gate reads, checked before anything runs (a bad one names itself)."""
-        self.repeat = runvars.whole("REPEAT", _var("REPEAT"), 1)
-        self.aggregate = runvars.choice("AGGREGATE", _var("AGGREGATE"), "best", ("best", "median"))
+        self.repeat = runvars.whole("REPEAT", _var("REPEAT"), 3)
+        self.aggregate = runvars.choice("AGGREGATE", _var("AGGREGATE"), "median", ("best", "median"))
+        self.inconclusive = runvars.choice("INCONCLUSIVE", _var("INCONCLUSIVE"), "fail", ("fail", "pass"))
+        self.noise = sequential.load()
         self.on_missing_tool = runvars.choice("ON_MISSING_TOOL", _var("ON_MISSING_TOOL"), "fail", ("fail", "skip"))
         runvars.whole("BOOT_CYCLES", _var("BOOT_CYCLES"), 3)
         runvars.positive("DURATION", _var("DURATION"), "a positive number of seconds")
@@ -711,6 +722,21 @@ class Gate:
             return statistics.median(values)
         return max(values) if c.direction == "higher" else min(values)
 
+    def _decision(self, c: Criterion, samples: list[float], last: bool) -> sequential.Decision:
+        assert self.policy is not None and self.noise is not None
+        noise = self.noise.of(c)
+        return sequential.decide(c, samples, self.policy.for_criterion(c), noise, self.noise.z, last)
+
+    def _undecided(self, result: _SuiteResult) -> list[str]:
+        """The criteria of the suite still inside the noise band around their threshold after the runs so far."""
+        if any(result.measured.missing.get(cid) for cid in result.criteria):
+            return []  # a run that lost the board or its tool: running it again measures nothing better
+        out = []
+        for cid, samples in result.samples.items():
+            if cid in result.criteria and self._decision(result.criteria[cid], samples, False).verdict == "more":
+                out.append(cid)
+        return out
+
     def _judge_all(self, result: _SuiteResult) -> None:
         assert self.policy is not None
         for cid, c in result.criteria.items():
@@ -718,7 +744,13 @@ class Gate:
             reason = result.measured.missing.get(cid) or result.measured.unavailable.get(cid, "")
             if measured is None and not reason:
                 reason = "the workload produced no value for it"
-            result.judgements[cid] = judge(c, measured, self.policy.for_criterion(c), reason)
+            j = judge(c, measured, self.policy.for_criterion(c), reason)
+            samples = result.samples.get(cid, [])
+            if samples and j.verdict in (PASS, FAIL) and self.aggregate == "median" and self.noise is not None:
+                d = self._decision(c, samples, True)
+                if d.verdict == sequential.INCONCLUSIVE:
+                    j = replace(j, verdict=sequential.INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {d.reason}")
+            result.judgements[cid] = j
         self._log_table(result)
 
     def _log_table(self, result: _SuiteResult) -> None:
