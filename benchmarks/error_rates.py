@@ -40,7 +40,8 @@ def run_suite(crits: list[Criterion], truth: dict[str, Criterion], ctx: dict, rn
             t = truth.get(c.id, c)
             samples[c.id].append(values.draw(t.value, c.direction, rng, ctx["spread"].of(c)))
         last = runs >= ctx["repeat"]
-        out = {c.id: sequential.decide(c, samples[c.id], ctx["tol"][c.id], ctx["noise"][c.id], ctx["z"], last)
+        z, z_fail = ctx["z"], ctx["z_fail"]
+        out = {c.id: sequential.decide(c, samples[c.id], ctx["tol"][c.id], ctx["noise"][c.id], z, last, z_fail)
                for c in crits}  # fmt: skip
         if not sequential.undecided(out):
             return out, runs
@@ -53,6 +54,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="REPEAT: the most runs of a workload (default 3)")
     ap.add_argument("--spread", type=float, default=1.0, help="SIM_SPREAD (default 1: the guides' own spread)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--z-fail", type=float, help="z_fail (default: variables/noise.yaml's)")
     args = ap.parse_args()
     sel = criteria.select(args.board, None)
     crits = list(sel.criteria)
@@ -65,6 +67,7 @@ def main() -> int:
         "spread": sim_spread.load(cap=args.spread),
         "repeat": args.repeat,
         "z": model.z,
+        "z_fail": args.z_fail if args.z_fail is not None else model.z_fail,
         "tol": {c.id: policy.for_criterion(c) for c in crits},
         "noise": {c.id: model.of(c) for c in crits},
     }
@@ -74,7 +77,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     guided = sum(ctx["noise"][c.id].source == "guide min/max" for c in crits)
     print(f"board {args.board} release {sel.label}: {len(crits)} criteria in {len(suites)} suites "
-          f"({guided} with the guide's min/max); REPEAT {args.repeat} (max), z {model.z:g}, "
+          f"({guided} with the guide's min/max); REPEAT {args.repeat} (max), z {model.z:g}, z_fail {ctx['z_fail']:g}, "
           f"SIM_SPREAD {args.spread:g}")  # fmt: skip
 
     # 1. undegraded runs
@@ -105,6 +108,17 @@ def main() -> int:
         print(f"  inconclusive {n}x {cid}")
     print(f"workload runs: {workload_runs} against {fixed} with a fixed REPEAT:3 "
           f"({(1 - workload_runs / fixed) * 100:.0f}% fewer)")  # fmt: skip
+
+    # which criteria no number of runs up to REPEAT can decide, even on a board exactly at its published value
+    stuck: dict[str, int] = defaultdict(int)
+    for c in crits:
+        at_value = [c.value] * args.repeat
+        d = sequential.decide(c, at_value, ctx["tol"][c.id], ctx["noise"][c.id], ctx["z"], True, ctx["z_fail"])
+        if d.verdict == sequential.INCONCLUSIVE:
+            stuck[c.suite] += 1
+    print(f"undecidable in {args.repeat} runs even at the published value (the guide's own spread is wider than "
+          f"the tolerance allows): {sum(stuck.values())} criteria: "
+          + ", ".join(f"{s} {n}" for s, n in sorted(stuck.items(), key=lambda x: -x[1])))  # fmt: skip
 
     # 2. detection of a 15 % regression per metric class
     classes: dict[str, list[Criterion]] = defaultdict(list)

@@ -89,3 +89,46 @@ def test_bad_noise_file_names_file_key_and_line(tmp_path: Path) -> None:
     p.write_text("z: two\ndefault: 0.02\n")
     with pytest.raises(DataError, match="z: 'two' is not a number"):
         sequential.load(p)
+
+
+def test_fail_needs_z_fail_standard_errors_pass_needs_z() -> None:
+    """One board judges hundreds of numbers: failing one asks for more evidence (z_fail) than passing it (z)."""
+    c, quiet = crit(), sequential.Noise(0.02, "x")
+    # threshold 90: 87.5 is 1.4 sd of the log below it, 84 is 3.4 sd below
+    assert sequential.decide(c, [87.5], TEN, quiet, 2.0, True, 3.0).verdict == sequential.INCONCLUSIVE
+    assert sequential.decide(c, [87.5], TEN, quiet, 2.0, True, 1.0).verdict == sequential.FAIL
+    assert sequential.decide(c, [84.0], TEN, quiet, 2.0, True, 3.0).verdict == sequential.FAIL
+    assert "less than the 3 needed" in sequential.decide(c, [88.5], TEN, quiet, 2.0, True, 3.0).reason
+    assert sequential.load().z_fail > sequential.load().z
+
+
+def test_the_margin_is_a_ratio_for_positive_values() -> None:
+    """A latency with a long tail: 3x its threshold is as far out as a third of it would be for a throughput (the
+    log of the ratio), not 'only' 2 thresholds away while a third is 0.67 of one."""
+    wide = sequential.Noise(0.5, "x")
+    lat, bw = crit(10.0, "lower"), crit(10.0, "higher")
+    up = sequential.decide(lat, [11.0 * 3], TEN, wide, 2.0, True, 2.0)  # threshold 11
+    down = sequential.decide(bw, [9.0 / 3], TEN, wide, 2.0, True, 2.0)  # threshold 9
+    assert up.z == pytest.approx(down.z) == pytest.approx(-math.log(3) / 0.5)
+    zero = sequential.decide(crit(0.0, "lower"), [0.0], Tolerance(0.1, 0.5), wide, 2.0, True)  # no ratio: plain
+    assert zero.verdict == sequential.PASS
+
+
+def test_history_noise_is_read_from_the_boards_passing_hardware_runs(tmp_path: Path) -> None:
+    import json
+
+    from perfgate.report import history
+
+    def line(run: str, value: float, **kw: object) -> str:
+        rec = {"run": run, "started": run, "status": "finished", "verdict": "pass", "faults": None,
+               "metrics": {"b.s.t.r.m": {"measured": value}}, **kw}  # fmt: skip
+        return json.dumps(rec)
+
+    path = tmp_path / "history.jsonl"
+    lines = [line("1", 100.0), line("2", 104.0), line("3", 96.0), line("4", 50.0, verdict="fail"),
+             line("5", 10.0, faults="degrade:x:10"), line("6", 1.0, status="interrupted", verdict="incomplete"),
+             "not json"]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n")
+    values = history.measured_values(path)
+    assert values == {"b.s.t.r.m": [100.0, 104.0, 96.0]}  # failing, faulted and unfinished runs are not noise
+    assert sequential.load().of(crit(), values["b.s.t.r.m"]).sd == pytest.approx(0.04)

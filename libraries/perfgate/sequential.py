@@ -6,7 +6,9 @@ hardware history, else from a per-class default in variables/noise.yaml. After e
 its criterion's values so far is compared with the threshold in standard errors of that median:
 
 - at least `z` standard errors on the good side: pass (decided);
-- at least `z` standard errors on the bad side: fail (decided);
+- at least `z_fail` standard errors on the bad side: fail (decided). `z_fail` is the larger: one board's gate judges
+  hundreds of criteria, and one false FAIL among them is the gate crying wolf; a regression that is not yet that
+  clear is inconclusive, which fails the gate too unless INCONCLUSIVE:pass;
 - in between: the workload runs again, up to REPEAT runs in all; still in between after the last: inconclusive.
 
 A tail-latency criterion (a maximum) measured over a shorter run than the guide's can only have seen a smaller
@@ -71,6 +73,7 @@ def from_history(values: list[float]) -> float | None:
 class NoiseModel:
     z: float
     default: float
+    z_fail: float
     classes: list[tuple[str, dict[str, re.Pattern[str]], float]] = field(default_factory=list)
 
     def class_of(self, c: Criterion) -> str:
@@ -115,12 +118,16 @@ def load(path: Path | None = None) -> NoiseModel:
     path = path or data_path()
     data = load_mapping(path, "a mapping with z, default and classes")
     text = path.read_text(encoding="utf-8")
-    unknown = sorted(set(data) - {"z", "default", "classes"})
+    unknown = sorted(set(data) - {"z", "z_fail", "default", "classes"})
     if unknown:
-        raise DataError(f"unknown key {unknown[0]!r} (expected z, default, classes)", path, _line(text, unknown[0]))
+        raise DataError(
+            f"unknown key {unknown[0]!r} (expected z, z_fail, default, classes)", path, _line(text, unknown[0])
+        )
+    z = _number(data.get("z", 2.0), "z", path, _line(text, "z:"), 0, 10)
     model = NoiseModel(
-        _number(data.get("z", 2.0), "z", path, _line(text, "z:"), 0, 10),
+        z,
         _number(data.get("default"), "default", path, _line(text, "default:"), 0, 10),
+        _number(data.get("z_fail", z), "z_fail", path, _line(text, "z_fail:"), 0, 10),
     )
     classes = data.get("classes") or []
     if not isinstance(classes, list):
@@ -148,26 +155,42 @@ def margin(c: Criterion, value: float, tol: Tolerance) -> float:
     raise ValueError(f"criterion {c.id}: unknown direction {c.direction!r}")
 
 
-def decide(c: Criterion, samples: list[float], tol: Tolerance, noise: Noise, z: float, last: bool) -> Decision:
-    """The criterion after `samples` runs; `last`: no run may follow (REPEAT reached), so undecided is inconclusive."""
+def _score(c: Criterion, value: float, m: float, rel_se: float) -> float:
+    """The margin in standard errors. A throughput or a latency strays by a factor, not by an amount (a board at
+    half speed halves its bandwidth; latencies have a long tail above, none below zero): when the value and the
+    threshold are both positive the margin is the log of their ratio and the noise a relative one, which for small
+    noise is the same as the plain margin over sd x value. Else (a zero, a matched clock) the plain margin."""
+    threshold = value - m if c.direction == "higher" else value + m
+    if c.direction != "match" and value > 0 and threshold > 0:
+        m, se = math.log(value / threshold if c.direction == "higher" else threshold / value), rel_se
+    else:
+        se = rel_se * abs(c.value) / (6 if c.direction == "match" else 1)  # a board prints its clock, it does
+        # not measure it (as perfgate.sim.values draws it)
+    return m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)
+
+
+def decide(
+    c: Criterion, samples: list[float], tol: Tolerance, noise: Noise, z: float, last: bool, z_fail: float | None = None
+) -> Decision:
+    """The criterion after `samples` runs; `last`: no run may follow (REPEAT reached), so undecided is inconclusive.
+    `z` standard errors on the good side pass it, `z_fail` (default: z) on the bad side fail it."""
+    z_fail = z if z_fail is None else z_fail
     if not samples:
         raise ValueError(f"criterion {c.id}: no sample to decide on")
     n = len(samples)
     value = statistics.median(samples)
     m = margin(c, value, tol)
-    se = noise.sd * abs(c.value) * (_MEDIAN_EFFICIENCY if n > 2 else 1.0) / math.sqrt(n)
-    if c.direction == "match":
-        se /= 6  # a board prints its clock, it does not measure it (as perfgate.sim.values draws it)
-    score = m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)
+    score = _score(c, value, m, noise.sd * (_MEDIAN_EFFICIENCY if n > 2 else 1.0) / math.sqrt(n))
     if score >= z:
         return Decision(PASS, value, n, m, score)
-    if score <= -z:
+    if score <= -z_fail:
         return Decision(FAIL, value, n, m, score)
     if not last:
         return Decision(MORE, value, n, m, score)
     side = "passes" if m >= 0 else "fails"
+    need = z if m >= 0 else z_fail
     why = (f"undecided after {n} run{'s' if n > 1 else ''}: the median {value:.6g} {c.unit} {side} by "
-           f"{abs(score):.1f} standard errors, less than the {z:g} needed (noise {noise.sd * 100:.1f}% from "
+           f"{abs(score):.1f} standard errors, less than the {need:g} needed (noise {noise.sd * 100:.1f}% from "
            f"{noise.source})")  # fmt: skip
     return Decision(INCONCLUSIVE, value, n, m, score, why)
 

@@ -15,6 +15,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from seed_releases import seed
 
 ROOT = Path(__file__).resolve().parents[2]
+# These self-tests judge a quiet simulated board (values within 2 % of the published ones) against rows whose guide
+# prints a min/max wider than their tolerance: the gate, which knows only the guide's noise, cannot decide those in
+# REPEAT runs and calls them inconclusive, which is right for it and beside the point here. The sequential verdict
+# has its own self-tests (test_sequential_gate.py), with INCONCLUSIVE at its default.
+QUIET_SIM = "pass"
 
 
 def run_gate(tmp: Path, board: str, suites: list[str], timeout: float = 240, options: tuple[str, ...] = (),
@@ -26,6 +31,7 @@ def run_gate(tmp: Path, board: str, suites: list[str], timeout: float = 240, opt
     argv = [sys.executable, "-m", "robot", "--outputdir", str(out), "--console", "dotted", "-v", f"BOARD:{board}"]
     if "RELEASE" not in variables and seed(board):  # these self-tests were written for the seed guides' tables
         variables["RELEASE"] = seed(board)
+    variables.setdefault("INCONCLUSIVE", QUIET_SIM)
     for k, v in variables.items():
         argv += ["-v", f"{k}:{v}"]
     for s in suites:

@@ -37,7 +37,9 @@ def test_degraded_criteria_fail_alone(tmp_path: Path) -> None:
     rt = "am574x_idk.rt_latency.max-latency-for-shielded-use-cases.l-perf-shield-smp-hackbench.latency"
     mode = next(c for c in criteria.load("am574x_idk", "display", release=seed("am574x_idk")) if c.row == "1280x720@60")
     r = run_gate(tmp_path, "am574x_idk", ["rt_latency", "display"], timeout=400,
-                 FAULTS=f"degrade:{rt}:60,degrade:{mode.id}:20")  # fmt: skip
+                 FAULTS=f"degrade:{rt}:95,degrade:{mode.id}:20")  # fmt: skip
+    # 95 %: a maximum latency strays far run to run (variables/noise.yaml: rt-latency, 15 %), so only a clear
+    # regression is a FAIL within REPEAT runs; a smaller one is inconclusive (test_sequential_gate.py)
     failed = {n: m for n, (s, m) in r["tests"].items() if s != "PASS"}
     assert sorted(failed) == sorted(["L_PERF_SHIELD_SMP_HACKBENCH", mode.name]), failed
     assert "published 63 us" in failed["L_PERF_SHIELD_SMP_HACKBENCH"]

@@ -12,6 +12,8 @@ import pytest
 from robot.api import ExecutionResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from selftest import QUIET_SIM
+
 from perfgate import criteria
 from seed_releases import seed
 
@@ -27,7 +29,7 @@ def robot(tmp: Path, board: str, *args: str, timeout: float = 300) -> dict[str, 
     env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results")}
     release = ["-v", f"RELEASE:{seed(board)}"] if seed(board) else []  # written for the seed guides' tables
     argv = [sys.executable, "-m", "robot", "--outputdir", str(out), "--console", "none", "-v", f"BOARD:{board}",
-            *release, *args, str(ROOT / "suites")]  # fmt: skip
+            "-v", f"INCONCLUSIVE:{QUIET_SIM}", *release, *args, str(ROOT / "suites")]  # fmt: skip
     subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     result = ExecutionResult(str(out / "output.xml"))
     suites: dict[str, dict[str, tuple[str, str]]] = {}

@@ -90,6 +90,20 @@ def read(path: Path) -> History:
     return h
 
 
+def measured_values(path: Path) -> dict[str, list[float]]:
+    """Each criterion's measured values over the board's finished, unfaulted, non-failing runs in a history file
+    (the noise a healthy board of the lab has shown; perfgate.sequential reads it when the guide prints no min/max)."""
+    out: dict[str, list[float]] = {}
+    for rec in read(path).runs:
+        if rec.get("status") not in (None, "finished") or rec.get("faults") or rec.get("verdict") != "pass":
+            continue
+        for cid, m in rec["metrics"].items():
+            value = m.get("measured") if isinstance(m, dict) else None
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                out.setdefault(cid, []).append(float(value))
+    return out
+
+
 def sweep_killed(board_dir: Path) -> list[Path]:
     """Runs in board_dir whose robot was killed (run.json still says `running`, its process is gone): mark them
     `killed` in run.json and add them to the history as INCOMPLETE, so a killed run is never silently missing.

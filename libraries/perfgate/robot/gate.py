@@ -137,6 +137,7 @@ class Gate:
         self.aggregate = "median"
         self.inconclusive = "fail"
         self.noise: sequential.NoiseModel | None = None
+        self.noise_history: dict[str, list[float]] = {}  # criterion id -> the board's passing hardware runs
         self.on_missing_tool = "fail"
         self.run_dir: Path | None = None
         self.criteria_dir: Path | None = None
@@ -228,7 +229,37 @@ class Gate:
             bi.set_suite_metadata(name, value, top=True)
         logger.console(f"perfgate: board {self.board} in lab {lab}: {where}; results in {self.run_dir}")
         logger.console(f"perfgate: judged against {self.selection.describe()}: {', '.join(guides) or 'no guide'}")
+        self._load_noise_history()
+        self._warn_undecidable()
         return str(self.run_dir)
+
+    def _load_noise_history(self) -> None:
+        """The board's recorded hardware runs: a criterion's noise when its guide prints no min/max."""
+        from perfgate.report import history
+
+        path = history.path_for(self.board, virtual=False)
+        self.noise_history = history.measured_values(path)
+        for problem in history.read(path).problems:
+            logger.warn(f"perfgate: {problem}")
+
+    def _warn_undecidable(self) -> None:
+        """Say at once which criteria REPEAT runs cannot decide even on a board exactly at its published value (the
+        guide's own spread is wider than the tolerance): they will be inconclusive, whatever the board does."""
+        assert self.policy is not None
+        stuck: dict[str, int] = {}
+        for c in self.selection.criteria:
+            chosen = c.suite in self._selected or not self._selected
+            if chosen and self._decision(c, [c.value] * self.repeat, True).verdict == sequential.INCONCLUSIVE:
+                stuck[c.suite] = stuck.get(c.suite, 0) + 1
+        if stuck:
+            suites = ", ".join(f"{s} {n}" for s, n in sorted(stuck.items(), key=lambda x: -x[1]))
+            logger.warn(
+                f"perfgate: {sum(stuck.values())} criteria cannot be decided in REPEAT:{self.repeat} runs even at "
+                f"their published value, their noise (the guide's own min/max, else history or variables/noise.yaml) "
+                f"being wide against their tolerance ({suites}); they will read inconclusive"
+                f"{' and fail the gate' if self.inconclusive == 'fail' else ''}: raise REPEAT, or widen their "
+                f"tolerance in variables/tolerances.yaml, or -v INCONCLUSIVE:pass"
+            )
 
     @keyword
     def gate_is_open(self) -> bool:
@@ -724,8 +755,8 @@ class Gate:
 
     def _decision(self, c: Criterion, samples: list[float], last: bool) -> sequential.Decision:
         assert self.policy is not None and self.noise is not None
-        noise = self.noise.of(c)
-        return sequential.decide(c, samples, self.policy.for_criterion(c), noise, self.noise.z, last)
+        noise = self.noise.of(c, self.noise_history.get(c.id))
+        return sequential.decide(c, samples, self.policy.for_criterion(c), noise, self.noise.z, last, self.noise.z_fail)
 
     def _undecided(self, result: _SuiteResult) -> list[str]:
         """The criteria of the suite still inside the noise band around their threshold after the runs so far."""
