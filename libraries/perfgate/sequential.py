@@ -234,8 +234,8 @@ def run_length(decision: Decision, ran: float | None, guide: float | None, unit:
     run = RunLength(ran, guide, unit, slack, detail)
     if not run.short:
         return decision
-    why = (f"{run.describe()}: a shorter run can only see a smaller maximum, so {decision.value:.6g} within the "
-           "threshold proves nothing")  # fmt: skip
+    why = (f"{run.describe()}: a shorter run can only see a smaller maximum and fewer overflows, so "
+           f"{decision.value:.6g} within the threshold proves nothing")  # fmt: skip
     return Decision(INCONCLUSIVE, decision.value, decision.runs, decision.margin, decision.z, why)
 
 

@@ -347,6 +347,7 @@ class Gate:
             result.measured.skipped.update(m.skipped)
             result.measured.unavailable.update(m.unavailable)
             result.measured.tools.update(m.tools)
+            result.measured.add_lengths(m.lengths)  # a tail-latency criterion: the shortest run counts
             if i + 1 < self.repeat and not self._undecided(result):
                 break
         for cid, values in result.samples.items():
@@ -588,6 +589,7 @@ class Gate:
             "tool": suite.measured.tools.get(c.id, "") if suite else "",
             "evidence": [os.path.relpath(f, self.run_dir) for f in evidence],
             "samples": suite.samples.get(c.id, []) if suite else [],
+            **_run_length(suite.measured.lengths.get(c.id) if suite else None),
             "test": result.id,
             "test_name": result.full_name,
             "status": result.status,
@@ -775,13 +777,15 @@ class Gate:
             reason = result.measured.missing.get(cid) or result.measured.unavailable.get(cid, "")
             if measured is None and not reason:
                 reason = "the workload produced no value for it"
-            j = judge(c, measured, self.policy.for_criterion(c), reason)
+            tol = self.policy.for_criterion(c)
+            j = judge(c, measured, tol, reason)
             samples = result.samples.get(cid, [])
             if samples and j.verdict in (PASS, FAIL) and self.aggregate == "median" and self.noise is not None:
                 d = self._decision(c, samples, True)
                 if d.verdict == sequential.INCONCLUSIVE:
                     j = replace(j, verdict=sequential.INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {d.reason}")
-            result.judgements[cid] = j
+            # a tail-latency criterion: its run length beside the guide's; shorter and not failing is inconclusive
+            result.judgements[cid] = sequential.with_run_length(j, c, tol, result.measured.lengths.get(cid))
         self._log_table(result)
 
     def _log_table(self, result: _SuiteResult) -> None:
@@ -796,10 +800,18 @@ class Gate:
                     "unit": c.unit, "measured": j.measured, "published": c.value, "min": c.min, "max": c.max,
                     "direction": c.direction, "tolerance": j.tolerance, "delta_pct": j.delta_pct,
                     "verdict": j.verdict if j.verdict != NOT_MEASURED else NOT_MEASURED, "message": j.message,
-                    "tool": result.measured.tools.get(cid, ""),
+                    "tool": result.measured.tools.get(cid, ""), **_run_length(result.measured.lengths.get(cid)),
                 }
             )  # fmt: skip
         logger.info(suite_table_html(entries), html=True)
+
+
+def _run_length(run: sequential.RunLength | None) -> dict:
+    """metrics.json's run_length of a tail-latency criterion: how long it ran beside the guide's run."""
+    if run is None:
+        return {}
+    return {"run_length": {"ran": run.ran, "guide": run.guide, "unit": run.unit, "short": run.short,
+                           "text": run.describe()}}  # fmt: skip
 
 
 def _gate_suites(suite) -> list[str]:
