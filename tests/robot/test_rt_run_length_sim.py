@@ -31,8 +31,10 @@ def short_lab(tmp: Path) -> Path:
 
 
 def test_a_short_rt_run_is_inconclusive_unless_it_already_fails(tmp_path: Path) -> None:
+    # 95 %: a clear regression (a maximum strays by 15 % run to run: variables/noise.yaml, rt-latency); INCONCLUSIVE
+    # at its default, fail
     r = run_gate(tmp_path, "am574x_idk", ["rt_latency"], LAB=str(short_lab(tmp_path)), SIM_SEED="5",
-                 FAULTS=f"degrade:{HACKBENCH}:60")  # fmt: skip
+                 FAULTS=f"degrade:{HACKBENCH}:95", INCONCLUSIVE="fail")  # fmt: skip
     run = next(p.parent for p in (r["results"] / "virtual" / "am574x_idk").glob("*/run.json"))
     meta = json.loads((run / "run.json").read_text())
     entries = {e["id"]: e for e in json.loads((run / "metrics.json").read_text())}
