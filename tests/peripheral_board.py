@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -15,7 +16,9 @@ from pathlib import Path
 
 from perfgate import boards, criteria
 from perfgate.model import Criterion
+from perfgate.sim import kernel
 from perfgate.sim import workloads as sim_workloads
+from perfgate.sim.shell import BUILTINS
 from perfgate.sim.tools import render
 from perfgate.workloads.base import Workload
 
@@ -39,13 +42,35 @@ class BoardContext:
         self.rng = random.Random(seed)
         self.commands: list[tuple[str, str]] = []
         self.notes: list[str] = []
+        self.console = ""
 
     def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
         self.commands.append((where, command))
         e = sim_workloads.expected(self.workload, command, self.crits, self.profile, self.lab)
+        if e is None and (command.rstrip().endswith("&") or command.split()[0] in BUILTINS):
+            return ""  # the simulated shell runs it (a background job, uptime): it prints nothing a workload reads
         if e is None:
             raise AssertionError(f"the simulated board would not know {command!r}")
         return render(e.tool, command, e.values, self.rng)
+
+    def console_mark(self) -> int:
+        return len(self.console)
+
+    def await_console(self, patterns: list[str], *, since: int, timeout: float, abort: list[str] | None = None,
+                      quiet: float = 0.0, label: str = "") -> int:  # fmt: skip
+        """The kernel's suspend (or resume) lines, as the simulated board prints them, are there at once."""
+        self.commands.append(("console", " then ".join(patterns)))
+        lines = [t for _, t in kernel.suspend_entry_lines("deep")]
+        if any("exit" in p for p in patterns):
+            lines = [t for _, t in kernel.suspend_exit_lines(4)]
+        self.console += "".join(f"{kernel.stamp(100 + i / 1000)} {t}\n" for i, t in enumerate(lines))
+        at = since
+        for p in patterns:
+            m = re.compile(p).search(self.console, at)
+            if m is None:
+                raise AssertionError(f"no `{p}` on the console")
+            at = m.end()
+        return m.start()
 
     def tester(self) -> str:
         return "127.0.0.1"

@@ -169,6 +169,38 @@ def test_workload_over_ssh_is_parsed_back_around_published_values(sim) -> None:
         assert metrics[key] == pytest.approx(value, rel=0.08), ("serial", key)
 
 
+def test_a_backgrounded_suspend_comes_later_with_the_kernels_messages(sim) -> None:
+    """`(sleep N; echo mem > /sys/power/state) &` returns at once over SSH (the job runs in the background, as on
+    a board); the board suspends N s later (board time), printing the kernel's messages, the last one printk's
+    `Suspending console(s)`, then silence until a wake-up source (a key on the console: the UART) and the resume."""
+    d = data.load("am62xx_sk", faults.parse(""), release=seed("am62xx_sk"))
+    ina = next(a for a in answers.Answers(d, __import__("random").Random(0))._index.values() if a.tool == "power")
+    s = sim("am62xx_sk", "--seed", "5", "--speed", "10")
+    s.power("cycle")
+    s.login()
+    c = s.ssh()
+    awake = tools.parse("power", run(c, ina.command)[0])["total (mW)"]
+    t0 = time.monotonic()
+    assert run(c, "(sleep 4; echo mem > /sys/power/state) > /dev/null 2>&1 &") == ("", "", 0)
+    returned = time.monotonic() - t0
+    entry = s.read_until(r"PM: suspend entry \(deep\)", 5)
+    entered = time.monotonic() - t0
+    assert returned < 0.3 < 0.9 * 4 / 10 <= entered, (returned, entered)  # 4 s of board time at speed 10
+    assert re.search(r"\[\s*\d+\.\d{6}\] PM: suspend entry \(deep\)$", entry)
+    s.read_until(r"Freezing user space processes completed \(elapsed \d\.\d{3} seconds\)")
+    s.read_until(r"printk: Suspending console\(s\) \(use no_console_suspend to debug\)\r?\n")
+    assert s.quiet(1.0) == b""  # asleep: no RTC alarm, nothing wakes it
+    asleep = tools.parse("power", run(c, ina.command)[0])["total (mW)"]  # the INA read-out answers meanwhile
+    assert asleep == pytest.approx(ina.values["total (mW)"], rel=0.08) and awake > 5 * asleep
+    s.port.write(b"\r")
+    assert "Restarting tasks ... done." in s.read_until(r"PM: suspend exit", 5)
+    # rtcwake: the alarm wakes it; the command returns after the resume, having said what it set
+    out, _, status = run(c, "rtcwake -s 2 -m mem")
+    assert status == 0 and out.startswith('rtcwake: wakeup from "mem" using /dev/rtc0 at ')
+    text = s.read_until(r"PM: suspend exit", 5)
+    assert text.index("PM: suspend entry (deep)") < text.index("Suspending console(s)") < text.index("suspend exit")
+
+
 def test_power_off_is_silence_and_on_boots_again(sim) -> None:
     s = sim("am62xx_sk", "--seed", "13")
     s.power("cycle")

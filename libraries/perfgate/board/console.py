@@ -315,3 +315,36 @@ class Console:
                 last = t
             offset += len(line) + 1
         return "\n".join(out)
+
+
+def await_lines(console: ConsoleDriver, patterns: list[str], since: int, timeout: float,
+                abort: list[str] | None = None, quiet: float = 0.0, limit: float | None = None) -> int:  # fmt: skip
+    """Wait until the console shows each of `patterns` (regular expressions) after `since`, in order (what a kernel
+    prints as it goes: evidence that the board did something), within `limit` seconds (default `timeout`, the
+    figure the data gave, said in the message); then `quiet` seconds in which none of `abort` shows. Returns the
+    offset where the last pattern matched. ConsoleTimeout when a pattern does not come in time, ConsoleFailure when
+    an abort pattern shows first (both AssertionErrors), ConsoleLost when the console goes away."""
+    limit = timeout if limit is None else limit
+    deadline = time.monotonic() + limit
+    either = "|".join(f"(?:{p})" for p in abort or [])  # one pattern: the earliest abort line is the one named
+    fail = {"the console showed a line that ends the wait": re.compile(either)} if either else {}
+    at, start = since, since
+    for i, p in enumerate(patterns):
+        try:
+            m = console.expect(re.compile(p), max(0.01, deadline - time.monotonic()), what=p, since=at, fail=fail)
+        except ConsoleTimeout as e:
+            seen = " after " + ", ".join(f"`{q}`" for q in patterns[:i]) if i else ""
+            here = f" ({limit:g} s here)" if limit != timeout else ""
+            last = str(e).split("; ", 1)[-1]
+            raise ConsoleTimeout(f"no `{p}` on the console{seen} within {timeout:g} s{here}: {last}") from None
+        at, start = m.end, m.start
+    if fail and quiet > 0:
+        try:
+            m = console.expect(list(fail.values()), quiet, what="an abort", since=at)
+        except ConsoleTimeout:
+            return start
+        eol = console.text(m.start).find("\n")
+        line = console.text(m.start, m.start + eol if eol >= 0 else None).strip()
+        raise ConsoleFailure(f"the console showed a line that ends the wait: {line!r}, within {quiet:g} s of "
+                             f"`{patterns[-1]}`")  # fmt: skip
+    return start

@@ -95,7 +95,8 @@ class ShellDriver:
     def run(self, command: str, timeout: float) -> tuple[str, int]:
         n = next(self._ids)
         marker = re.compile(rf"PGEND-{n}-(\d+)")
-        since = self.console.sendline(f'{command}; echo PG""END-{n}-$?')
+        joint = " " if re.search(r"(?<![&>])&\s*$", command) else "; "  # `job &; echo` is a syntax error in sh
+        since = self.console.sendline(f'{command}{joint}echo PG""END-{n}-$?')
         try:
             m = self.console.expect(marker, timeout, what=f"the end of `{command}`", since=since)
         except ConsoleTimeout:

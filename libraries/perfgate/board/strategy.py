@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfgate.board import boottime
-from perfgate.board.console import ConsoleDriver, ConsoleTimeout
+from perfgate.board.console import ConsoleDriver, ConsoleTimeout, await_lines
 from perfgate.board.lab import Lab, expand
 from perfgate.board.power import ManualPower, PowerDriver, power_from_lab
 from perfgate.board.shell import LoginRefused, ShellDriver
@@ -381,6 +381,11 @@ class Board:
         if status == 127 and NOT_FOUND.search(out):
             raise ToolMissing(f"`{command}`: {NOT_FOUND.search(out).group(0).strip()} (exit status 127)")
         return out, status
+
+    def await_console(self, patterns: list[str], since: int, timeout: float, abort: list[str] | None = None,
+                      quiet: float = 0.0) -> int:  # fmt: skip
+        """perfgate.board.console.await_lines, `timeout` in seconds of board time (divided by a fast board's speed)."""
+        return await_lines(self.console, patterns, since, timeout, abort, quiet, limit=self.timeouts.of(timeout))
 
     def timed_boot(self, variant: str) -> tuple[float, int, int, int]:
         """Power-cycle and boot once (default: autoboot to the login prompt; init_sh: stop autoboot, set the boot

@@ -371,6 +371,18 @@ class Board:
             logger.info(f"`{command}` exit status {status}")
         return out
 
+    def console_mark(self) -> int:
+        return self._board().console.mark()
+
+    def console_text(self, since: int) -> str:
+        return self._board().console.text(since)
+
+    def await_console(self, patterns: list[str], *, since: int, timeout: float, abort: list[str],
+                      quiet: float = 0.0) -> int:  # fmt: skip
+        """perfgate.board.strategy.Board.await_console; what the console showed goes to the log."""
+        with self._logged(f"console: waiting for {', '.join(patterns)}") as b:
+            return b.await_console(patterns, since=since, timeout=float(timeout), abort=abort, quiet=float(quiet))
+
     def uboot_command(self, command: str, timeout: float = 120.0) -> str:
         with self._logged(f"U-Boot: {command}") as b:
             return b.uboot_command(command, float(timeout))

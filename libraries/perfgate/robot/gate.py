@@ -109,6 +109,30 @@ class _Context:
     def tester(self) -> str:
         return self._gate.board_library().tester_address()
 
+    def console_mark(self) -> int:
+        return self._gate.board_library().console_mark()
+
+    def await_console(self, patterns: list[str], *, since: int, timeout: float, abort: list[str] | None = None,
+                      quiet: float = 0.0, label: str = "") -> int:  # fmt: skip
+        board = self._gate.board_library()
+        what = " then ".join(f"`{p}`" for p in patterns)
+        logger.console(progress.starting(self.suite, "console", f"(waiting for {what})", timeout, None))
+        started = time.monotonic()
+        try:
+            end = board.await_console(patterns, since=since, timeout=timeout, abort=abort or [], quiet=quiet)
+        except BaseException as e:
+            self._keep_console(board, since, label, what, time.monotonic() - started)
+            logger.console(progress.finished(self.suite, time.monotonic() - started, e))
+            raise
+        self._keep_console(board, since, label, what, time.monotonic() - started)
+        logger.console(progress.finished(self.suite, time.monotonic() - started))
+        return end
+
+    def _keep_console(self, board: object, since: int, label: str, what: str, elapsed: float) -> None:
+        text = board.console_text(since)  # type: ignore[attr-defined]
+        path = self._gate.keep_evidence(self.suite, label or "console", f"(console: {what})", text, elapsed, "console")
+        self.files.append(path)
+
     def board_address(self) -> str:
         """The board's address as the tester sees it (learned from the console, or the lab's)."""
         return self._gate.board_library().board_address()

@@ -52,8 +52,10 @@ class SimBoard:
         self._reader = LineReader(self.console.write)
         self._command: asyncio.Task | None = None
         self._late: asyncio.Task | None = None
+        self._wake = asyncio.Event()
         console.on_input = self._on_input
         console.garbage = data.faults.garbage
+        shared.suspend = self.suspend
 
     # -- power ---------------------------------------------------------------------------------------------
     def power_on(self) -> None:
@@ -70,6 +72,9 @@ class SimBoard:
                 with contextlib.suppress(BaseException):
                     await t
         self._task = self._command = self._late = None
+        for job in list(self.shared.jobs):  # background jobs die with the board
+            job.cancel()
+        self.shared.asleep = None
         await self.ssh.stop()
         self.console.powered = False
         self.console.flush()
@@ -103,6 +108,9 @@ class SimBoard:
                 self._lines.get_nowait()
 
     def _on_input(self, data: bytes) -> None:
+        if self.shared.asleep is not None:
+            self._wake.set()  # the UART is a wake-up source; the key itself is lost
+            return
         if self._mode in ("early", "countdown"):
             self._key.set()  # a key typed before or during the countdown stops autoboot
         elif self._mode == "lines":
@@ -121,6 +129,40 @@ class SimBoard:
 
     def say(self, text: str) -> None:
         self.console.write(text)
+
+    # -- suspend to RAM -------------------------------------------------------------------------------------
+    async def suspend(self, word: str, alarm: float | None) -> None:
+        """`echo mem > /sys/power/state` (or rtcwake): the kernel's suspend messages on the console as it goes down,
+        asleep until the RTC alarm (`alarm` board seconds, at most the shell's longest wait) or a key on the
+        console, then what the kernel logged meanwhile and its resume. The writer returns when the board is awake,
+        as the real write does. The SSH server and the INA read-out keep answering meanwhile (the lab data's
+        `power_meter: board`: sensors another core reads); the rails read the mode's values only while asleep.
+        An unknown state word is refused (the kernel's EINVAL): nothing happens."""
+        label = kernel.MEM_SLEEP.get(word)
+        if label is None or self.shared.asleep is not None:
+            return
+        t0 = time.monotonic()
+        up = (t0 - self.shared.booted_at) * self.speed
+        for dt, text in kernel.suspend_entry_lines(label):
+            await self._suspend_line(t0, up, dt, text)
+        await self.console.drain()
+        self.shared.asleep = label
+        self._wake.clear()
+        try:
+            limit = min(alarm / self.speed, self.shared.max_wait) if alarm else None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), limit)
+        finally:
+            self.shared.asleep = None
+        t0 = time.monotonic()
+        for dt, text in kernel.suspend_exit_lines(int(self.data.profile.get("cpus") or 2)):
+            await self._suspend_line(t0, up, dt, text)
+
+    async def _suspend_line(self, t0: float, up: float, dt: float, text: str) -> None:
+        await self._at(t0, dt)
+        line = f"{kernel.stamp(up + dt)} {text}"
+        self.shared.dmesg.append(line)
+        self.say(line + "\n")
 
     # -- life ----------------------------------------------------------------------------------------------
     async def _life(self) -> None:

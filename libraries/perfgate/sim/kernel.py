@@ -250,3 +250,40 @@ def late_lines() -> list[str]:
         "remoteproc remoteproc0: powering up 5000000.m4fss",
         "remoteproc remoteproc0: Booting fw image am62-mcu-m4f0_0-fw, size 55100",
     ]
+
+
+# The kernel's suspend-to-RAM messages, as (seconds after the write to /sys/power/state, text). Constructed: the
+# formats of Linux 6.x's kernel/power/suspend.c (`PM: suspend entry (deep)`, `PM: suspend exit`), kernel/power/
+# process.c (the freezer) and kernel/printk/printk.c (`printk: Suspending console(s) ...`, the last line the console
+# shows before the board sleeps; what the kernel logs while the console is suspended comes out after the wake-up).
+MEM_SLEEP = {"mem": "deep", "standby": "shallow", "freeze": "s2idle", "deep": "deep", "shallow": "shallow",
+             "s2idle": "s2idle"}  # fmt: skip
+
+
+def suspend_entry_lines(label: str) -> list[tuple[float, str]]:
+    return [
+        (0.0, f"PM: suspend entry ({label})"),
+        (0.004, "Filesystems sync: 0.004 seconds"),
+        (0.006, "Freezing user space processes"),
+        (0.009, "Freezing user space processes completed (elapsed 0.003 seconds)"),
+        (0.009, "OOM killer disabled."),
+        (0.009, "Freezing remaining freezable tasks"),
+        (0.011, "Freezing remaining freezable tasks completed (elapsed 0.002 seconds)"),
+        (0.012, "printk: Suspending console(s) (use no_console_suspend to debug)"),
+    ]
+
+
+def suspend_exit_lines(cpus: int) -> list[tuple[float, str]]:
+    """After the wake-up: what was logged while the console slept, then the resume (times after the entry)."""
+    down = [(0.05 + 0.002 * i, f"psci: CPU{i} killed (polled 0 ms)") for i in range(1, cpus)]
+    up = [(0.09 + 0.002 * i, f"CPU{i}: Booted secondary processor 0x000000000{i} [0x410fd034]") for i in range(1, cpus)]
+    return [
+        (0.048, "Disabling non-boot CPUs ..."),
+        *down,
+        (0.088, "Enabling non-boot CPUs ..."),
+        *up,
+        (0.21, "OOM killer enabled."),
+        (0.21, "Restarting tasks ... done."),
+        (0.212, "random: crng reseeded on system resumption"),
+        (0.215, "PM: suspend exit"),
+    ]

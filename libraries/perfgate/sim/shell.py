@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import re
 import shlex
 import time
@@ -41,6 +42,8 @@ class Dropped(Exception):
 
 
 Write = Callable[[str, bool], Awaitable[None]]  # (text, is_stderr)
+SYS_POWER_STATE = "/sys/power/state"
+AWAKE_POWER = 10.0  # the INA read-out of an awake board, times the mode's rails (see Session._workload)
 
 
 @dataclass
@@ -55,15 +58,18 @@ class Sink:
 class _Out:
     """One simple command's stdout/stderr after its redirections."""
 
-    def __init__(self, targets: dict[int, tuple], sink: Sink, files: dict[str, str], capture: list[str] | None):
-        self.targets, self.sink, self.files, self.capture = targets, sink, files, capture
+    def __init__(self, targets: dict[int, tuple], sink: Sink, files: dict[str, str], capture: list[str] | None,
+                 board: Board | None = None) -> None:  # fmt: skip
+        self.targets, self.sink, self.files, self.capture, self.board = targets, sink, files, capture, board
 
     async def write(self, text: str, err: bool = False) -> None:
         target = self.targets[2 if err else 1]
         kind = target[0]
         if kind == "null" or not text:
             return
-        if kind == "file":
+        if kind == "file" and target[1] == SYS_POWER_STATE and self.board is not None:
+            await self.board.enter_sleep(text.strip(), None)  # the write returns when the board is awake again
+        elif kind == "file":
             self.files[target[1]] = self.files.get(target[1], "") + text
         elif kind == "pipe":
             assert self.capture is not None
@@ -84,10 +90,21 @@ class Board:
     booted_at: float = field(default_factory=time.monotonic)
     max_wait: float = 3.0  # a workload never takes longer than this many host seconds
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # set when `answers` is built
+    # suspend-to-RAM (`echo mem > /sys/power/state`, rtcwake): (state word, RTC alarm in board seconds or None);
+    # the simulated board prints the kernel's messages on its console (perfgate.sim.board.SimBoard.suspend)
+    suspend: Callable[[str, float | None], Awaitable[None]] | None = None
+    asleep: str | None = None  # the kernel's sleep state (deep, shallow, s2idle) while suspended
+    jobs: set[asyncio.Task] = field(default_factory=set)  # background jobs (`cmd &`) still running
 
     def __post_init__(self) -> None:
         if self.answers._index or self.answers.workloads:
             self.ready.set()
+
+    async def enter_sleep(self, word: str, alarm: float | None) -> None:
+        if self.suspend is not None:
+            await self.suspend(word, alarm)
+        elif alarm:
+            await asyncio.sleep(min(alarm / self.speed, self.max_wait))
 
 
 class Session:
@@ -104,6 +121,7 @@ class Session:
         self.cwd = self.env["HOME"]
         self.status = 0
         self.current = ""  # the builtin being run (several names share one handler)
+        self.jobs: list[asyncio.Task] = []  # this shell's background jobs, for `wait`
 
     # -- parsing -------------------------------------------------------------------------------------------
     async def run(self, line: str) -> int:
@@ -120,9 +138,27 @@ class Session:
         for segment, op in split_list(line):
             if (op == "&&" and status != 0) or (op == "||" and status == 0):
                 continue
-            status = await self._pipeline(segment)
+            if _backgrounded(segment):
+                self._spawn(segment.strip()[:-1])
+                status = 0
+            else:
+                status = await self._pipeline(segment)
             self.status = status
         return status
+
+    def _spawn(self, segment: str) -> None:
+        """`cmd &`: the job runs on in a copy of this shell while the command line goes on (a real shell forks it)."""
+        child = Session(self.board, self.sink, False)
+        child.env, child.cwd, child.status = dict(self.env), self.cwd, self.status
+
+        async def job() -> None:
+            with contextlib.suppress(Exception):  # Exit, a closed SSH channel: the job ends quietly
+                await child._pipeline(segment)
+
+        task = asyncio.create_task(job())
+        self.jobs.append(task)
+        self.board.jobs.add(task)
+        task.add_done_callback(self.board.jobs.discard)
 
     async def _planned_prefix(self, line: str) -> int | None:
         """A compound command a workload planned as a whole (`cd d && tool`, `for ...; do ...; done`), maybe
@@ -220,7 +256,7 @@ class Session:
             return 2
         words, redirs = split_redirections(words)
         targets = self._targets(redirs, pipe=capture is not None)
-        out = _Out(targets, self.sink, self.board.files, capture)
+        out = _Out(targets, self.sink, self.board.files, capture, self.board)
         assigns = {}
         while words and re.match(r"^[A-Za-z_]\w*=", words[0]):
             k, _, v = words.pop(0).partition("=")
@@ -238,7 +274,7 @@ class Session:
     async def _subshell(self, inner: str, redirections: str, capture: list[str] | None) -> int:
         """`( a; b ) > file 2>&1`: the inner list in a copy of this shell, its output redirected as a whole."""
         _, redirs = split_redirections(shlex.split(redirections))
-        out = _Out(self._targets(redirs, pipe=capture is not None), self.sink, self.board.files, capture)
+        out = _Out(self._targets(redirs, pipe=capture is not None), self.sink, self.board.files, capture, self.board)
         child = Session(self.board, Sink(_to(out), self.sink.channel, self.sink.drop), self.interactive)
         child.env, child.cwd, child.status = dict(self.env), self.cwd, self.status
         try:
@@ -317,6 +353,10 @@ class Session:
             name = binary or (answers_mod.binaries_of(raw) or [answer.tool])[0]
             await out.write(f"sh: {name}: not found\n", True)
             return 127
+        if answer.tool == "power" and self.board.suspend is not None and self.board.asleep is None:
+            # the rails of a board that can sleep but is awake: Linux running draws far more than in any
+            # low-power mode (constructed: the factor only has to make a reading taken too early fail)
+            answer = dataclasses.replace(answer, values={k: v * AWAKE_POWER for k, v in answer.values.items()})
         try:
             text = self.board.answers.render(answer)
         except RenderError as e:
@@ -355,9 +395,19 @@ def builtin(*names: str) -> Callable[[Handler], Handler]:
     return register
 
 
-@builtin("true", ":", "sync", "mount", "umount", "modprobe", "insmod", "kill", "killall", "pkill", "wait", "ulimit",
+@builtin("true", ":", "sync", "mount", "umount", "modprobe", "insmod", "kill", "killall", "pkill", "ulimit",
          "systemctl", "udevadm", "echo_off", "set", "trap", "renice")  # fmt: skip
 async def _ok(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    return 0
+
+
+@builtin("wait")
+async def _wait(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    """The shell's background jobs, to their end."""
+    jobs, s.jobs = s.jobs, []
+    for task in jobs:
+        with contextlib.suppress(BaseException):
+            await task
     return 0
 
 
@@ -501,11 +551,14 @@ async def _dd(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
 
 @builtin("rtcwake")
 async def _rtcwake(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
-    """Suspend until the RTC alarm: the simulated board only waits (scaled) and says so like rtcwake does."""
+    """Set the RTC alarm, say so like rtcwake does, and suspend (`-m mem|standby|freeze`) until it rings."""
     secs = float(args[args.index("-s") + 1]) if "-s" in args and args.index("-s") + 1 < len(args) else 0.0
     mode = args[args.index("-m") + 1] if "-m" in args and args.index("-m") + 1 < len(args) else "standby"
     await out.write(f'rtcwake: wakeup from "{mode}" using /dev/rtc0 at {time.strftime("%a %b %d %H:%M:%S %Y")}\n')
-    await asyncio.sleep(min(secs / s.board.speed, s.board.max_wait))
+    if mode in ("mem", "standby", "freeze"):
+        await s.board.enter_sleep(mode, secs)
+    else:
+        await asyncio.sleep(min(secs / s.board.speed, s.board.max_wait))
     return 0
 
 
@@ -673,6 +726,11 @@ def _collect(buf: list[str]) -> Write:
 def _server_mode(words: list[str]) -> bool:
     """A server started or stopped (iperf3 -s -D, lat_tcp -s, lat_tcp -S host): silent, status 0."""
     return any(w in ("-s", "-S", "-D", "--daemon", "--server") for w in words[1:])
+
+
+def _backgrounded(segment: str) -> bool:
+    """`cmd &` (split_list keeps the `&` on the job it sends to the background)."""
+    return segment.rstrip().endswith(" &") or segment.strip() == "&"
 
 
 def _is_compound(line: str) -> bool:

@@ -51,6 +51,19 @@ class Context(Protocol):
         """The network peer's address as the board sees it."""
         ...
 
+    def console_mark(self) -> int:
+        """The current end of the board's serial console text (pass it to await_console as `since`)."""
+        ...
+
+    def await_console(self, patterns: list[str], *, since: int, timeout: float, abort: list[str] | None = None,
+                      quiet: float = 0.0, label: str = "") -> int:  # fmt: skip
+        """Wait until the console shows each regular expression of `patterns` after `since`, in order (what the
+        kernel prints as it goes: evidence the board did something), then `quiet` seconds with none of `abort`;
+        keeps what the console showed as evidence and returns the offset where the last pattern matched.
+        `timeout` is in seconds of board time. AssertionError when they do not come in time or an abort pattern
+        shows; BoardLost when the console goes away."""
+        ...
+
     def note(self, message: str) -> None:
         """Say something in the log (which tool produced a number, a shortened duration...)."""
         ...

@@ -4,14 +4,17 @@
 The lab's `power_meter` is a command run on the gate host that prints `<rail> <value> [mW|W|uW]` lines, or the
 word `board`: the board's INA sensors, read on the board with the suite's `ina_command`. Without one, the suite
 is skipped with the reason. For each mode the board is put to sleep in the background (it wakes by itself from
-the RTC), the meter is read while it sleeps, then the gate waits for the board to answer again.
+the RTC). The meter is read only once the board has entered the mode: the console must show the kernel's suspend
+messages (the suite's `entered`), within a bounded wait; evidence that never comes fails the mode's criteria as
+not measured, and a board that was already awake again when the reading ended fails them too. Then the gate waits
+for the resume (`resumed`) and for the board to answer again.
 """
 
 from __future__ import annotations
 
 import re
 
-from perfgate.errors import ParseError, ToolMissing
+from perfgate.errors import BoardLost, DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.tools.power import rail_key
@@ -30,8 +33,27 @@ def meter(lab: dict, s: dict, mode: dict | None = None) -> tuple[str, str] | Non
     if str(m).strip() == "board":
         label = f"echo '# {mode.get('name', mode['match'])}'; " if mode else ""
         return label + fill(str(s["ina_command"]), s), "shell"
-    wait = int(s.get("settle", 5)) + 2  # the board is asleep by then
-    return f"sleep {wait} && {m}", "host"
+    return str(m), "host"  # run once the console showed the board asleep (LowPower.measure), never after a guess
+
+
+def evidence(s: dict, mode: dict, key: str) -> dict:
+    """The suite's `entered` or `resumed` evidence, the mode's own on top: console patterns (in order), abort
+    patterns, quiet and timeout seconds. A missing or malformed setting is a DataError naming the key."""
+    e = {**(s.get(key) or {}), **(mode.get(key) or {})}
+    where = f"variables/workloads/power.yaml: low_power.{key}"
+    console = e.get("console")
+    if not isinstance(console, list) or not console or not all(isinstance(p, str) for p in console):
+        raise DataError(f"{where}.console must be a list of regular expressions (the kernel's messages)")
+    for p in [*console, *(e.get("abort") or [])]:
+        try:
+            re.compile(p)
+        except re.error as err:
+            raise DataError(f"{where}: {p!r} is not a regular expression: {err}") from None
+    try:
+        timeout, quiet = float(e["timeout"]), float(e.get("quiet", 0))
+    except (KeyError, TypeError, ValueError):
+        raise DataError(f"{where}.timeout must be a number of seconds (and quiet, when given)") from None
+    return {"console": console, "abort": list(e.get("abort") or []), "quiet": quiet, "timeout": timeout}
 
 
 def metric_key(c: Criterion) -> str:
@@ -83,7 +105,7 @@ class LowPower(Workload):
             if not crits or m is None:
                 continue
             label = re.sub(r"[^a-z0-9]+", "-", mode["match"]).strip("-")
-            runs.append(Run("power", fill(mode["enter"], {**s, **mode}), {"entered": []}, label=f"enter-{label}"))
+            runs.append(Run("power", fill(mode["enter"], {**s, **mode}), {}, label=f"enter-{label}"))
             keys: dict[str, list[str]] = {}
             for c in crits:
                 keys.setdefault(keys_of(c)[0], []).append(c.id)
@@ -110,31 +132,77 @@ class LowPower(Workload):
             modes.setdefault(mode["match"], []).append(c)
         for match, crits in modes.items():
             mode = next(x for x in s["modes"] if x["match"] == match)
-            values = {**s, **mode}
-            label = re.sub(r"[^a-z0-9]+", "-", match).strip("-")
-            m = meter(ctx.lab, s, mode)
-            assert m is not None  # applicable() said so
-            command, where = m
-            try:
-                ctx.run(fill(mode["enter"], values), timeout=30, label=f"enter-{label}")
-                text = ctx.run(command, timeout=float(s.get("timeout", 120)), label=f"power-{label}", where=where)
-                ctx.run(fill(str(s.get("wake", "uptime")), values), timeout=float(mode.get("seconds", 30)) + 120,
-                        label=f"wake-{label}")  # fmt: skip
-                readings = parse("power", text, command=command)
-            except ToolMissing as e:
-                out.unavailable.update({c.id: str(e) for c in crits})
-                continue
-            except ParseError as e:
-                out.missing.update({c.id: f"power meter output not recognised: {e}" for c in crits})
-                continue
-            for c in crits:
-                key = next((k for k in keys_of(c) if k in readings), None)
-                if key is None:
-                    out.missing[c.id] = f"the power meter printed no rail {c.row!r} ({', '.join(readings)})"
-                else:
-                    out.values[c.id] = readings[key]
-                    out.tools[c.id] = "power"
+            self._measure_mode(ctx, s, mode, crits, out)
         return out
+
+    def _measure_mode(self, ctx: Context, s: dict, mode: dict, crits: list[Criterion], out: Measurements) -> None:
+        """Enter the mode; read the meter once the console showed the board asleep, and only then; wait for the
+        resume and for the board to answer again."""
+        values = {**s, **mode}
+        label = re.sub(r"[^a-z0-9]+", "-", mode["match"]).strip("-")
+        name = mode.get("name", mode["match"])
+        m = meter(ctx.lab, s, mode)
+        assert m is not None  # applicable() said so
+        command, where = m
+        entered, resumed = evidence(s, mode, "entered"), evidence(s, mode, "resumed")
+        ids = [c.id for c in crits]
+        try:
+            since = ctx.console_mark()
+            ctx.run(fill(mode["enter"], values), timeout=30, label=f"enter-{label}")
+            try:
+                ctx.await_console(entered["console"], since=since, timeout=entered["timeout"], abort=entered["abort"],
+                                  quiet=entered["quiet"], label=f"entered-{label}")  # fmt: skip
+            except AssertionError as e:
+                if isinstance(e, BoardLost):
+                    raise
+                why = (f"the board never showed it entered {name!r}, so the meter was not read "
+                       f"(variables/workloads/power.yaml: low_power.entered): {e}")  # fmt: skip
+                out.missing.update(dict.fromkeys(ids, why))
+                ctx.note(why)
+                self._wake(ctx, s, mode, values, label)
+                return
+            asleep = ctx.console_mark()
+            text = ctx.run(command, timeout=float(s.get("timeout", 120)), label=f"power-{label}", where=where)
+            read = ctx.console_mark()
+            woke = self._resumed(ctx, resumed, mode, asleep, label)
+            self._wake(ctx, s, mode, values, label)
+            if woke is not None and woke < read:
+                why = (f"the board left {name!r} before the power meter's reading ended (the console showed the "
+                       f"resume during `{command}`): the reading is not of the mode")  # fmt: skip
+                out.missing.update(dict.fromkeys(ids, why))
+                return
+            readings = parse("power", text, command=command)
+        except ToolMissing as e:
+            out.unavailable.update(dict.fromkeys(ids, str(e)))
+            return
+        except ParseError as e:
+            out.missing.update(dict.fromkeys(ids, f"power meter output not recognised: {e}"))
+            return
+        for c in crits:
+            key = next((k for k in keys_of(c) if k in readings), None)
+            if key is None:
+                out.missing[c.id] = f"the power meter printed no rail {c.row!r} ({', '.join(readings)})"
+            else:
+                out.values[c.id] = readings[key]
+                out.tools[c.id] = "power"
+
+    @staticmethod
+    def _resumed(ctx: Context, resumed: dict, mode: dict, since: int, label: str) -> int | None:
+        """Where on the console the board said it resumed (None: it did not say so within the mode's seconds and
+        the `resumed` timeout; the gate goes on to its wake-up check)."""
+        try:
+            return ctx.await_console(resumed["console"], since=since, label=f"resumed-{label}",
+                                     timeout=float(mode.get("seconds", 30)) + resumed["timeout"])  # fmt: skip
+        except AssertionError as e:
+            if isinstance(e, BoardLost):
+                raise
+            ctx.note(f"no resume on the console after {mode.get('name', mode['match'])!r}: {e}")
+            return None
+
+    @staticmethod
+    def _wake(ctx: Context, s: dict, mode: dict, values: dict, label: str) -> None:
+        ctx.run(fill(str(s.get("wake", "uptime")), values), timeout=float(mode.get("seconds", 30)) + 120,
+                label=f"wake-{label}")  # fmt: skip
 
 
 WORKLOAD = LowPower()

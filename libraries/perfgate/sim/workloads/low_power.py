@@ -1,5 +1,9 @@
 """What the simulated board answers to the commands of perfgate.workloads.low_power: which tool prints the
-answer and around which published values (moved from LowPower.expected: the judge never asks the sim)."""
+answer and around which published values (moved from LowPower.expected: the judge never asks the sim).
+
+Only the meter is answered here. Entering a mode (`(sleep N; rtcwake ...) &`) and the wake-up check run in the
+simulated shell as they would on a board: the job goes to the background, and the board suspends N s later,
+printing the kernel's messages (perfgate.sim.board.SimBoard.suspend)."""
 
 from __future__ import annotations
 
@@ -7,17 +11,12 @@ from perfgate.model import Criterion
 from perfgate.sim.workloads import Expected, expects
 from perfgate.workloads.base import same_command
 from perfgate.workloads.low_power import SUITE, LowPower, keys_of, meter, mode_of
-from perfgate.workloads.peripherals import fill, settings
+from perfgate.workloads.peripherals import settings
 
 
 @expects("perfgate.workloads.low_power.LowPower")
 def expected(wl: LowPower, command: str, criteria: list[Criterion], profile: dict, lab: dict) -> Expected | None:
     s = settings(SUITE, profile, lab)
-    for mode in s.get("modes") or []:
-        if same_command(fill(mode["enter"], {**s, **mode}), command):
-            return Expected("power", {})
-    if same_command(fill(str(s.get("wake", "uptime")), s), command):
-        return Expected("power", {})
     for mode in s.get("modes") or []:
         m = meter(lab, s, mode)
         if m is not None and same_command(m[0], command):
