@@ -130,7 +130,13 @@ def test_a_labs_documented_workloads_and_duration_keys_are_used(tmp_path):
     from perfgate.board.lab import load
     from perfgate.workloads.settings import settings
 
-    lab, _ = _lab(tmp_path, "duration: 3\nworkloads: {dhrystone: {timeout: 299}, ethernet: {tools: [iperf3]}}")
+    text = SIM_LAB.read_text(encoding="utf-8")  # the sim lab has a `workloads:` block already: add to it
+    assert text.count("\nworkloads:\n  ethernet:\n") == 1
+    text = text.replace(
+        "\nworkloads:\n  ethernet:\n", "\nworkloads:\n  dhrystone: {timeout: 299}\n  ethernet:\n    tools: [iperf3]\n"
+    )
+    lab = tmp_path / "mylab.yaml"
+    lab.write_text(text + "duration: 3\n", encoding="utf-8")
     data = load(str(lab), "am62xx_sk").data
     assert data["duration"] == 3 and settings("dhrystone", "dhrystone", {}, data)["timeout"] == 299
     assert settings("network", "ethernet", {}, data)["tools"] == ["iperf3"]

@@ -55,3 +55,15 @@ def test_line_of(tmp_path: Path) -> None:
     p.write_text("a: 1\nids:\n  '*.x': 2\n")
     assert line_of(p, "*.x") == 3
     assert line_of(p, "nope") is None
+
+
+def test_a_key_written_twice_is_an_error_at_its_second_line(tmp_path: Path) -> None:
+    """YAML keeps the last of two equal keys without a word: a lab's second `workloads:` block once dropped the
+    first one's settings (the ICSSG peer). Every data file read through load_mapping refuses it, naming the line."""
+
+    lab = tmp_path / "lab.yaml"
+    lab.write_text("name: x\nworkloads:\n  ethernet: {a: 1}\nkind: sim\nworkloads:\n  rt_latency: {b: 2}\n")
+    with pytest.raises(DataError, match=r"lab\.yaml:5: .*key 'workloads' is written twice \(first at line 2\)"):
+        load_mapping(lab)
+    lab.write_text("a: &x {b: 1}\nc:\n  <<: *x\n  d: 2\n")  # merge keys are not duplicates
+    assert load_mapping(lab) == {"a": {"b": 1}, "c": {"b": 1, "d": 2}}

@@ -350,3 +350,29 @@ def test_port_data_never_reaches_a_shell_unquoted() -> None:
     ctx, m, icssg = icssg_run(profile=profile)
     assert all("'eth1;reboot' is not an interface name" in m.missing[i] for i in icssg)
     assert not any("reboot" in c for _, c in ctx.commands)
+
+
+def test_am57x_icssm_ingress_runs_on_the_icssm_port_and_forwarding_says_why_not() -> None:
+    """AM57x 11.01: the ICSSM (PRU-ICSS) ingress table is measured on that port (am574x_idk's eth2, the sim lab's
+    ICSSM peer), no longer on the CPSW port; the Switch/HSR forwarding tables fail as not measured, with why."""
+    ctx = context(ethernet.WORKLOAD, "am574x_idk", "ethernet", release="11.01")
+    m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    ingress = {c.id for c in ctx.criteria if c.table == "ICSSM UDP Ingress Throughput 0 loss"}
+    forwarding = {c.id for c in ctx.criteria if "Forwarding" in c.table}
+    assert (len(ingress), len(forwarding)) == (15, 4)
+    assert set(m.values) == ingress and set(m.missing) == forwarding
+    assert all(m.missing[i].startswith("forwarding through the board (ICSSM Switch / HSR mode")
+               and "(network.yaml: unmeasured)" in m.missing[i] for i in forwarding)  # fmt: skip
+    cmds = [c for _, c in ctx.commands]
+    assert cmds[0] == "ip -4 -o addr show dev eth2"
+    udp = [c for c in cmds if "UDP_STREAM" in c]
+    assert udp and all(c.startswith("netperf -H 192.168.3.100 -L 192.168.3.1 -j -C") for c in udp)
+    # a lab without an ICSSM peer: the ingress table fails by the lab key, nothing is measured on the CPSW port
+    lab = dict(SIM_LAB, name="bench", workloads={})
+    ctx = context(ethernet.WORKLOAD, "am574x_idk", "ethernet", release="11.01", lab=lab)
+    m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    assert not m.values and not any("UDP_STREAM" in c for _, c in ctx.commands)
+    assert {m.missing[i] for i in ingress} == {
+        "not measured on the ICSSM (PRU-ICSS) port: lab bench names no peer wired to it "
+        "(variables/labs/bench.yaml: workloads.ethernet.ports.icssm.tester)"
+    }

@@ -22,11 +22,33 @@ def load_mapping(path: Path, what: str = "a mapping") -> dict:
     return copy.deepcopy(_load(path, mtime, what))
 
 
+class _Loader(yaml.SafeLoader):
+    """yaml.SafeLoader that refuses a key written twice in one mapping (YAML keeps the last one silently: a second
+    `workloads:` block in a lab once dropped the first)."""
+
+
+def _no_duplicates(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: dict[object, int] = {}
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *anchor`
+            continue
+        key = loader.construct_object(key_node, deep=True)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"key {key!r} is written twice (first at line {seen[key]})", key_node.start_mark
+            )
+        seen[key] = key_node.start_mark.line + 1
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
+
+
 @cache
 def _load(path: Path, mtime: int, what: str) -> dict:
     text = path.read_text(encoding="utf-8")
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_Loader)  # a SafeLoader
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         raise DataError(f"not valid YAML: {getattr(e, 'problem', e)}", path, mark.line + 1 if mark else None) from None

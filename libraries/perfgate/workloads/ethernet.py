@@ -144,6 +144,9 @@ def frames(criteria: list[Criterion], conf: dict) -> set[tuple[str, str, str]]:
 
 def classify(c: Criterion, conf: dict, framed: set[tuple[str, str, str]] | None = None) -> tuple[Measure, str] | str:
     """(measurement, parser metric) of a criterion, or the reason it cannot be measured."""
+    for item in conf.get("unmeasured") or []:
+        if isinstance(item, dict) and re.search(str(item.get("match")), net.norm(c.table)):
+            return f"{' '.join(str(item.get('why', '')).split())} ({net.data_path().name}: unmeasured)"
     got = _classify(c, conf, framed)
     port = port_of(c, conf)
     if port and not isinstance(got, str):
