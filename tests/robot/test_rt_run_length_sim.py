@@ -42,6 +42,8 @@ def test_a_short_rt_run_is_inconclusive_unless_it_already_fails(tmp_path: Path) 
     assert verdicts.pop("L_PERF_SHIELD_SMP_HACKBENCH") == "fail", entries[HACKBENCH]["message"]
     assert verdicts.pop("Min Latencies") == verdicts.pop("Avg Latencies") == "pass"  # not tail statistics
     assert set(verdicts.values()) == {"inconclusive"}, verdicts  # 10 use cases, the OSADL max and overflows
+    # another short run would decide nothing: each run ran once (REPEAT 3 is a maximum)
+    assert {len(e["samples"]) for e in entries.values()} == {1}, [e["samples"] for e in entries.values()]
     osadl = entries[OSADL_MAX]
     assert "ran 2000 loops (as cyclictest printed) of the guide's 100000000 loops" in osadl["message"]
     assert osadl["run_length"] == {

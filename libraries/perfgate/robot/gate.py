@@ -790,8 +790,13 @@ class Gate:
             return []  # a run that lost the board or its tool: running it again measures nothing better
         out = []
         for cid, samples in result.samples.items():
-            if cid in result.criteria and self._decision(result.criteria[cid], samples, False).verdict == "more":
-                out.append(cid)
+            if cid not in result.criteria:
+                continue
+            d = self._decision(result.criteria[cid], samples, False)
+            run = result.measured.lengths.get(cid)
+            if d.verdict == sequential.MORE and not (run is not None and run.short and d.margin >= 0):
+                out.append(cid)  # (a tail-latency run shorter than the guide's cannot pass: another short run on
+                # the passing side decides nothing; only a longer one would)
         return out
 
     def _judge_all(self, result: _SuiteResult) -> None:
