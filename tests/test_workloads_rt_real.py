@@ -42,6 +42,9 @@ def test_osadl_command_runs_as_the_data_gives_it() -> None:
     by_row = {c.row: m.values[c.id] for c in crits}
     assert 0 < by_row["Min Latencies"] <= by_row["Avg Latencies"] <= by_row["Max Latencies"]
     assert "# Histogram" in ctx.outputs[0]
+    # its length as cyclictest printed it (# Total + overflows), beside the guide's # Total (issue 13 part 4)
+    run = m.lengths[next(c.id for c in crits if c.row == "Max Latencies")]
+    assert (run.ran, run.guide, run.unit, run.short) == (2000, 100000000, "loops", True)
 
 
 def test_shielded_use_case_script(tmp_path: Path) -> None:
@@ -89,6 +92,11 @@ def test_per_cpu_latency_runs_the_rt_guides_commands() -> None:
     for cpu in ("CPU 0", "CPU 1"):
         assert 0 < got[("Minimum", cpu)] <= got[("Average", cpu)] <= got[("Maximum", cpu)]
     assert "-Sp80" in ctx.commands[0] and "stress-ng --cpu-method=all -c 4" in ctx.commands[0]
+    # each maximum's run length: the wake-ups cyclictest printed (a loaded host misses a few) times 200 us, beside
+    # the guide's -D6h (rt-linux-12.00.00-am64x.rst:62)
+    runs = {c.metric: m.lengths[c.id] for c in crits if c.row.startswith("Maximum")}
+    assert sorted(runs) == ["CPU 0", "CPU 1"] and all(r.short and r.guide == 21600 for r in runs.values())
+    assert all(1.0 < r.ran <= 2.0 and "wake-ups of 200 us" in r.detail for r in runs.values()), runs
 
 
 def test_per_cpu_load_is_stopped_when_cyclictest_ends() -> None:
