@@ -28,12 +28,13 @@ from perfgate.board.console import Console
 from perfgate.board.shell import ShellDriver
 from perfgate.board.traits import Traits
 from perfgate.workloads import low_power
+from perfgate.workloads.peripherals import settings
 from peripheral_board import board_criteria
 
 SYNC_S = 2.5  # the kernel's filesystem sync before the freezer: the board sleeps settle + 2.5 s after the command
 ASLEEP_S = 2  # the RTC alarm (rtcwake -s)
 RAILS = {"vdd_core": 9.2, "soc_dvdd_3v3": 7.7, "soc_dvdd_1v8": 0.6, "vdda_1v8": 1.9, "vdd_ddr4": 8.0}
-ENTER = re.compile(r"\(sleep (\S+); rtcwake -s (\S+) -m mem\) > /dev/null 2>&1 &")
+ENTER = re.compile(r"\((?:dmesg -n 7; )?sleep (\S+); rtcwake -s (\S+) -m mem\) > /dev/null 2>&1 &")
 MARKER = re.compile(r'(.*?)(?:;\s*|\s+)echo PG""END-(\d+)-\$\?')
 
 
@@ -166,10 +167,10 @@ class PtyContext:
 
 
 def lab(meter: str, timeout: float = 20) -> dict:
-    """A lab whose settings shorten the mode (as a lab may): settle 1 s, asleep ASLEEP_S, evidence from power.yaml
-    with a shorter quiet and the given entry timeout."""
-    mode = {"match": "deep sleep", "enter": "(sleep {settle}; rtcwake -s {seconds} -m mem) > /dev/null 2>&1 &",
-            "seconds": ASLEEP_S}  # fmt: skip
+    """A lab whose settings shorten the mode (as a lab may): power.yaml's deep sleep with settle 1 s and asleep
+    ASLEEP_S, its evidence with a shorter quiet and the given entry timeout."""
+    data = settings("low_power", boards.profile("am62xx_sk"))
+    mode = {**next(m for m in data["modes"] if m["match"] == "deep sleep"), "seconds": ASLEEP_S}
     power = {"settle": 1, "modes": [mode], "entered": {"quiet": 0.5, "timeout": timeout}, "resumed": {"timeout": 10}}
     return {"name": "pty", "power_meter": meter, "workloads": {"low_power": power}}
 

@@ -69,7 +69,7 @@ def test_host_power_meter_waits_for_the_kernel_not_a_clock() -> None:
     ctx = BoardContext("am62xx_sk", low_power.WORKLOAD, crits, lab=lab)
     m = low_power.WORKLOAD.measure(crits, ctx)
     assert len(m.values) == len(crits)
-    assert ctx.commands[0] == ("shell", "(sleep 5; rtcwake -s 30 -m mem) > /dev/null 2>&1 &")
+    assert ctx.commands[0] == ("shell", "(dmesg -n 7; sleep 5; rtcwake -s 30 -m mem) > /dev/null 2>&1 &")
     assert ctx.commands[1:4] == [
         ("console", r"PM: suspend entry \(deep\) then printk: Suspending console\(s\)"),
         ("host", "labgrid-client power-meter read"),

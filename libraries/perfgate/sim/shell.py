@@ -643,6 +643,8 @@ async def _wc(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
 
 @builtin("dmesg")
 async def _dmesg(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    if args[:1] in (["-n"], ["--console-level"]) or any(a.startswith(("-n", "--console-level=")) for a in args):
+        return 0  # sets the console loglevel: prints nothing (the simulated console shows every level)
     await out.write("".join(line + "\n" for line in s.board.dmesg))
     return 0
 
