@@ -376,3 +376,16 @@ def test_am57x_icssm_ingress_runs_on_the_icssm_port_and_forwarding_says_why_not(
         "not measured on the ICSSM (PRU-ICSS) port: lab bench names no peer wired to it "
         "(variables/labs/bench.yaml: workloads.ethernet.ports.icssm.tester)"
     }
+
+
+def test_hardware_lab_icssg_port_shares_the_testers_servers_and_runs_ingress_there() -> None:
+    """A real lab: the tester's netserver is started once on this host for both ports (it listens on every
+    address) and stopped once; the ICSSG ingress client runs on this host, bound to the tester's ICSSG address."""
+    lab = dict(SIM_LAB, kind="hardware", name="bench")
+    ctx, m, icssg = icssg_run(lab=lab)
+    assert icssg <= set(m.values)
+    host = [cmd for where, cmd in ctx.commands if where == "host"]
+    assert len([c for c in host if c.startswith("nohup netserver -D -p 12865")]) == 1
+    assert len([c for c in host if c.startswith("kill $(cat /tmp/perfgate-netperf-12865.pid)")]) == 1
+    ingress = [c for c in host if "UDP_STREAM" in c and "192.168.2" in c]
+    assert ingress and all(c.startswith("netperf -H 192.168.2.100 -L 192.168.2.1 -j -C") for c in ingress)
