@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from peripheral_runs import run_suites as run_gate
 
 from perfgate import criteria
@@ -15,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from seed_releases import seed
 
 pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["alsa", "glmark2", "gfxbench", "low_power"]
 
 
@@ -36,3 +38,21 @@ def test_degraded_criteria_fail_alone(tmp_path: Path) -> None:
                  FAULTS=f"degrade:{rail.id}:25,degrade:{alsa.id}:20")  # fmt: skip
     failed = sorted(n for n, (s, _) in r["tests"].items() if s != "PASS")
     assert failed == sorted([rail.name, alsa.name]), failed
+
+
+def test_a_reading_before_the_board_sleeps_fails_on_the_sim(tmp_path: Path) -> None:
+    """The simulated board suspends when its background job gets there and its rails read the mode's power only
+    while it sleeps: a lab whose evidence stops at `PM: suspend entry` (the meter read before the freezer, the
+    console's suspend and the SoC's) reads an awake board, and every rail of both modes fails; nothing passes."""
+    lab = yaml.safe_load((ROOT / "variables" / "labs" / "sim.yaml").read_text(encoding="utf-8"))
+    lab["name"] = "sim-early"
+    lab.setdefault("workloads", {})["low_power"] = {"entered": {"console": [r"PM: suspend entry \(deep\)"], "quiet": 0}}
+    path = tmp_path / "sim-early.yaml"
+    path.write_text(yaml.safe_dump(lab), encoding="utf-8")
+    r = run_gate(tmp_path, "am62xx_sk", ["low_power"], timeout=300, LAB=str(path))
+    power = criteria.load("am62xx_sk", "low_power", release=seed("am62xx_sk"))
+    rails = [c.name for c in power if "resume latency" not in c.table.casefold()]
+    assert len(rails) == 12
+    for name in rails:
+        status, message = r["tests"][name]
+        assert status == "FAIL" and "worse than published" in message, (name, message)

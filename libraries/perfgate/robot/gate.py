@@ -132,6 +132,7 @@ class _Context:
         text = board.console_text(since)  # type: ignore[attr-defined]
         path = self._gate.keep_evidence(self.suite, label or "console", f"(console: {what})", text, elapsed, "console")
         self.files.append(path)
+        self.last_evidence = path
 
     def board_address(self) -> str:
         """The board's address as the tester sees it (learned from the console, or the lab's)."""

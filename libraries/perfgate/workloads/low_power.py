@@ -158,13 +158,18 @@ class LowPower(Workload):
                 why = (f"the board never showed it entered {name!r}, so the meter was not read "
                        f"(variables/workloads/power.yaml: low_power.entered): {e}")  # fmt: skip
                 out.missing.update(dict.fromkeys(ids, why))
+                self._evidence(out, ids, ctx)
                 ctx.note(why)
                 self._wake(ctx, s, mode, values, label)
                 return
+            self._evidence(out, ids, ctx)  # what the console showed of the entry
             asleep = ctx.console_mark()
             text = ctx.run(command, timeout=float(s.get("timeout", 120)), label=f"power-{label}", where=where)
+            self._evidence(out, ids, ctx)
             read = ctx.console_mark()
             woke = self._resumed(ctx, resumed, mode, asleep, label)
+            if woke is not None:
+                self._evidence(out, ids, ctx)
             self._wake(ctx, s, mode, values, label)
             if woke is not None and woke < read:
                 why = (f"the board left {name!r} before the power meter's reading ended (the console showed the "
@@ -185,6 +190,13 @@ class LowPower(Workload):
             else:
                 out.values[c.id] = readings[key]
                 out.tools[c.id] = "power"
+
+    @staticmethod
+    def _evidence(out: Measurements, ids: list[str], ctx: Context) -> None:
+        """The file the last run or console wait was kept in, for each criterion of the mode."""
+        path = getattr(ctx, "last_evidence", "")
+        for cid in ids if path else []:
+            out.evidence.setdefault(cid, []).append(path)
 
     @staticmethod
     def _resumed(ctx: Context, resumed: dict, mode: dict, since: int, label: str) -> int | None:
