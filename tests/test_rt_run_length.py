@@ -147,8 +147,8 @@ def test_the_average_and_minimum_are_not_tail_criteria() -> None:
 
 
 def test_every_tail_criterion_of_a_guide_has_the_guides_run_length() -> None:
-    """A new RT guide whose run length is not in the data (rt.yaml guide_runs, or an imported # Total:) is caught
-    here, before a gate run could judge it without its length."""
+    """A new RT guide whose run length the importer did not find (an imported `# Total:` or `run=`) is caught here,
+    before a gate run could judge it without its length."""
     s = rt_latency.settings(rt_latency.SUITE, {}, {})
     seen = 0
     for f in sorted((paths.variables() / "thresholds").glob("**/rt_latency.csv")):
@@ -165,3 +165,27 @@ def test_every_tail_criterion_of_a_guide_has_the_guides_run_length() -> None:
 def _metric(c: Criterion) -> str:
     cpu = rt_latency.cpu_of(c)
     return rt_latency.per_cpu_key(c, cpu) if cpu is not None else rt_latency.metric_key(c)
+
+
+def test_the_guides_run_lengths_are_imported_from_where_ti_states_them() -> None:
+    """rt-linux-2017.05-am57x.rst:357-358 "Each test ran for / 4 hours." (a line block broken mid-sentence),
+    rt-linux-12.00.00-am64x.rst:62 and rt-linux-11.01-am62ax.rst:58 `cyclictest -m -Sp80 -D6h ...` (a code block),
+    the OSADL summary's `# Total: 100000000`: each table's criteria carry them as context."""
+    am574x = criteria.load("am574x_idk", "rt_latency", release="2017.05-RT")
+    assert {c.context for c in am574x if c.row.startswith("L_PERF_SHIELD")} == {"run=4h"}
+    assert {c.context for c in am574x if c.table == "OSADL Test"} == {"Total=100000000"}
+    for board, release in (("am64xx_evm", "12.00.00-RT"), ("am62axx_sk", "11.01-RT")):
+        assert {c.context for c in criteria.load(board, "rt_latency", release=release)} == {"run=6h"}
+
+
+def test_a_run_length_rule_without_its_number_is_named(tmp_path: Path) -> None:
+    from perfgate.errors import DataError
+    from perfgate.guides.sections import Sections
+
+    text = (paths.variables() / "sections.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "sections.yaml"
+    bad.write_text(text.replace("'Each test ran for\\s+(\\d+)\\s+hours?\\b'", "'Each test ran for'"))
+    assert bad.read_text() != text
+    with pytest.raises(DataError, match="needs one group") as e:
+        Sections(bad)
+    assert str(bad) in str(e.value)

@@ -129,6 +129,9 @@ class Builder:
             "flat-list": self._flat,
         }[table.kind]
         reader(table, result, guide_boards)
+        run = self.sections.run_length(result.suite, [r.cells[0] for r in table.prose])
+        for v in result.values if run else []:  # the guide's run length, as its text states it
+            v.context.append(("run", run))
         numbers = sum(1 for r in table.rows for c in r.cells if parse_number(c) is not None)
         if not result.values and not result.skipped:
             result.skipped = "no published numbers in it"

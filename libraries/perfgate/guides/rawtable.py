@@ -32,3 +32,4 @@ class RawTable:
     error: str | None = None  # why the table cannot be read (reported, never guessed)
     error_line: int | None = None
     notes: list[str] = field(default_factory=list)  # things dropped on purpose, for the import report
+    prose: list[Row] = field(default_factory=list)  # the text between the last heading or rubric and the table

@@ -94,8 +94,15 @@ def read(text: str) -> Guide:
     sections = _Sections()
     # document order of tables and captions, and where sections changed, to attach `Table:` captions
     events: list[tuple[str, object]] = []
+    prose: list[Row] = []  # text since the last heading or rubric: what a guide says about its next table
     i = 0
     n = len(lines)
+
+    def add(table: RawTable) -> None:
+        table.prose = list(prose)
+        guide.tables.append(table)
+        events.append(("table", table))
+
     while i < n:
         line = lines[i]
         stripped = line.strip()
@@ -110,6 +117,7 @@ def read(text: str) -> Guide:
             title = unescape(lines[i + 1])
             sections.heading("over" + stripped[0], title)
             events.append(("section", title))
+            prose = []
             if guide.title is None:
                 guide.title = title
                 m = DOC_TITLE.search(title)
@@ -127,6 +135,7 @@ def read(text: str) -> Guide:
             title = unescape(line)
             sections.heading("under" + lines[i + 1].strip()[0], title)
             events.append(("section", title))
+            prose = []
             i += 2
             continue
         m = RUBRIC.match(line)
@@ -134,18 +143,17 @@ def read(text: str) -> Guide:
             title = strip_bold(unescape(m.group(1)))
             sections.rubric(title)
             events.append(("section", title))
+            prose = []
             i += 1
             continue
         m = CSV_TABLE.match(line)
         if m:
             table, i = _csv_table(lines, i, m, sections.path())
-            guide.tables.append(table)
-            events.append(("table", table))
+            add(table)
             continue
         if line.startswith("+-") and i + 1 < n and lines[i + 1].startswith("|"):
             table, i = _grid_table(lines, i, sections.path())
-            guide.tables.append(table)
-            events.append(("table", table))
+            add(table)
             continue
         m = CAPTION.match(line)
         if m:
@@ -157,15 +165,16 @@ def read(text: str) -> Guide:
             table, i = _flat_list(lines, i, m.group(1), sections.path())
             if guide.release is None:
                 guide.release = m.group(1).split("-")[0]
-            guide.tables.append(table)
-            events.append(("table", table))
+            add(table)
             continue
         if stripped == "::" or (stripped.endswith("::") and not stripped.startswith("..")):
+            prose.append(Row(i + 1, [line]))
             table, i = _literal_block(lines, i + 1, sections.path())
             if table is not None:
-                guide.tables.append(table)
-                events.append(("table", table))
+                add(table)
             continue
+        if stripped:
+            prose.append(Row(i + 1, [line]))
         i += 1
     _attach_captions(events)
     return guide

@@ -34,6 +34,13 @@ class FlatColumns:
 
 
 @dataclass(frozen=True)
+class RunLength:
+    suite: str
+    match: re.Pattern[str]  # searched in the text before the table; group 1: the number (with its unit, or not)
+    unit: str
+
+
+@dataclass(frozen=True)
 class Decision:
     suite: str | None
     chapter: str | None
@@ -86,6 +93,17 @@ class Sections:
         self.settings = [
             (pattern(self.path, s.get("match"), "settings"), str(s.get("why", ""))) for s in data.get("settings") or []
         ]
+        self.run_lengths = []
+        for r in data.get("run_lengths") or []:
+            unit = str(r.get("unit", "s"))
+            if unit not in ("s", "m", "h", "d") or not r.get("suite"):
+                raise DataError(f"run_lengths: needs suite, match and unit s, m, h or d (not {unit!r})", self.path,
+                                line_of(self.path, str(r.get("match", "run_lengths"))))  # fmt: skip
+            rx = pattern(self.path, r.get("match"), "run_lengths")
+            if rx.groups != 1:
+                raise DataError(f"run_lengths: {rx.pattern!r} needs one group (the number)", self.path,
+                                line_of(self.path, "run_lengths"))  # fmt: skip
+            self.run_lengths.append(RunLength(str(r["suite"]), rx, unit))
         self.flat_columns = [
             FlatColumns(
                 pattern(self.path, f.get("title"), "flat_columns"),
@@ -94,6 +112,16 @@ class Sections:
             )
             for f in data.get("flat_columns") or []
         ]
+
+    def run_length(self, suite: str | None, prose: list[str]) -> str | None:
+        """How long the guide says it ran a table of `suite` (`6h`, `4h`), from the text before the table."""
+        text = " ".join(line.strip() for line in prose)
+        for rule in self.run_lengths:
+            m = rule.match.search(text) if rule.suite == suite else None
+            if m:
+                value = m.group(1)
+                return value if value[-1:].isalpha() else value + rule.unit
+        return None
 
     def decide(self, title: str | None, sections: list[str], is_board, header: list[str] | None = None) -> Decision:
         """Suite of a table: a rule on its first header cell (`header:`), else its title and enclosing titles,

@@ -8,11 +8,11 @@ and `cyclictest -S` (one thread per CPU) in one shell command, each CPU's figure
 is the OSADL command's histogram summary (Max/Min/Avg Latencies, Histogram Overflows).
 
 Run length: the loop count and durations are data (`as_long_as_the_guide: true` runs the guide's length wherever
-a guide states it). The guide's length is data
-too: the OSADL summary's `# Total:` imported as the criterion's context, the durations TI states in rt.yaml's
-`guide_runs` (by guide file). The gate's length is what cyclictest printed (`loops`: the wake-ups of its thread that
-ran fewest, times the interval for a duration). Each tail-latency criterion (a maximum, histogram overflows) gets
-both in `Measurements.lengths`, for the gate's verdict (perfgate.sequential.run_length), and the log says both.
+a guide states it). The guide's length is imported with the criteria: the OSADL summary's `# Total:` (context
+Total=100000000) and, where TI states it in the text before the table, `run=4h` or `run=6h` (variables/sections.yaml
+run_lengths). The gate's length is what cyclictest printed (`loops`: the wake-ups of its thread that ran fewest,
+times the interval for a duration). Each tail-latency criterion (a maximum, histogram overflows) gets both in
+`Measurements.lengths`, for the gate's verdict (perfgate.sequential.run_length), and the log says both.
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ class RtLatency(Workload):
     suite = SUITE
 
     def _use_case_run(self, name: str, s: dict, profile: dict, lab: dict, tester: str,
-                      guide: str) -> Run | str:  # fmt: skip
-        uc = {**s["use_cases"], "duration": duration(s, USE_CASES, guide)}
+                      c: Criterion) -> Run | str:  # fmt: skip
+        uc = {**s["use_cases"], "duration": duration(s, USE_CASES, c)}
         load = (uc.get("loads") or {}).get(name)
         if load is None:
             return f"no load for use case {name} (variables/workloads/rt.yaml: rt_latency.use_cases.loads)"
@@ -97,8 +97,8 @@ class RtLatency(Workload):
         seconds = int(o.get("loops", 100000)) * 200e-6
         return Run("cyclictest", command, timeout=seconds * 3 + 120, label="cyclictest-osadl")
 
-    def _per_cpu_run(self, s: dict, guide: str) -> Run:
-        pc = {**s["per_cpu"], "duration": duration(s, PER_CPU, guide)}
+    def _per_cpu_run(self, s: dict, c: Criterion) -> Run:
+        pc = {**s["per_cpu"], "duration": duration(s, PER_CPU, c)}
         cyclictest = f"{s.get('cyclictest', 'cyclictest')} {fill(pc['options'], pc)}"
         steps = [f"{pc['load']} > /dev/null 2>&1 & LOAD=$!", "trap 'kill $LOAD 2>/dev/null || true' EXIT", cyclictest]
         seconds = _seconds(str(pc.get("duration", "60s")))
@@ -117,9 +117,9 @@ class RtLatency(Workload):
             key = name or ("PER_CPU" if cpu is not None else "OSADL")
             if key not in runs and key not in reasons:
                 if name:
-                    r = self._use_case_run(name, s, profile, lab, tester, c.guide)
+                    r = self._use_case_run(name, s, profile, lab, tester, c)
                 else:
-                    r = self._per_cpu_run(s, c.guide) if cpu is not None else self._osadl_run(s, c)
+                    r = self._per_cpu_run(s, c) if cpu is not None else self._osadl_run(s, c)
                 if isinstance(r, str):
                     reasons[key] = r
                 else:
@@ -164,18 +164,24 @@ def tail(metric: str) -> bool:
     return metric in (MAX, "histogram overflows") or metric.startswith("max latency T")
 
 
+def stated(c: Criterion) -> str | None:
+    """The run length the criterion's guide states (`4h`, `6h`: its imported context `run`); None without a guide
+    (a board whose thresholds are its own recorded runs, `baseline:...`)."""
+    return context(c).get("run") if c.guide.endswith(".rst") else None
+
+
 def guide_length(s: dict, k: str, c: Criterion) -> RunLength | None:
     """The guide's length of the criterion's run, in `loops` (OSADL: its `# Total:`, imported as context) or `s`
-    (rt.yaml guide_runs, by guide file), as a RunLength with ran=0; None when no guide states it (a board whose
-    thresholds are its own recorded runs, `baseline:...`)."""
+    (its `run` context), as a RunLength with ran=0; None when no guide states it (a board whose thresholds are its
+    own recorded runs, `baseline:...`)."""
     if not c.guide.endswith(".rst"):
         return None
     slack = float(s.get("run_length_slack", 0.0))
     if k == OSADL:
         total = context(c).get("Total")
         return RunLength(0, float(total), "loops", slack) if total else None
-    stated = ((s.get("guide_runs") or {}).get(c.guide) or {}).get(k)
-    return RunLength(0, _seconds(str(stated)), "s", slack) if stated else None
+    run = stated(c)
+    return RunLength(0, _seconds(run), "s", slack) if run else None
 
 
 def loops(s: dict, c: Criterion) -> int:
@@ -185,11 +191,11 @@ def loops(s: dict, c: Criterion) -> int:
     return int(g.guide) if g is not None else int(s[OSADL].get("loops", 100000))
 
 
-def duration(s: dict, k: str, guide: str) -> str:
-    """A use case's or the per-CPU run's duration: the guide's (guide_runs) when the settings say
-    `as_long_as_the_guide` and the guide states it, else rt.yaml `duration`."""
-    stated = ((s.get("guide_runs") or {}).get(guide) or {}).get(k) if s.get("as_long_as_the_guide") else None
-    return str(stated or s[k].get("duration", "60s"))
+def duration(s: dict, k: str, c: Criterion) -> str:
+    """A use case's or the per-CPU run's duration: the guide's when the settings say `as_long_as_the_guide` and
+    the guide states it, else rt.yaml `duration`."""
+    run = stated(c) if s.get("as_long_as_the_guide") else None
+    return str(run or s[k].get("duration", "60s"))
 
 
 def run_length(c: Criterion, r: Run, printed: dict[str, float] | None, s: dict) -> RunLength | None:
@@ -207,7 +213,7 @@ def run_length(c: Criterion, r: Run, printed: dict[str, float] | None, s: dict) 
     elif g.unit == "loops":
         ran, detail = float(loops(s, c)), "as asked: cyclictest printed no count"
     else:
-        ran, detail = _seconds(duration(s, k, c.guide)), "as asked: cyclictest printed no count"
+        ran, detail = _seconds(duration(s, k, c)), "as asked: cyclictest printed no count"
     return RunLength(ran, g.guide, g.unit, g.slack, detail)
 
 
@@ -218,13 +224,13 @@ def _plan_note(r: Run, c: Criterion, s: dict) -> str:
         total = context(c).get("Total") if c.guide.endswith(".rst") else None
         guide = f"the guide: {float(total):.0f}" if total else "no guide states its length"
         return f"OSADL test with {loops(s, c)} loops ({guide}), by cyclictest"
-    stated = ((s.get("guide_runs") or {}).get(c.guide) or {}).get(k) if c.guide.endswith(".rst") else None
-    guide = f"the guide: {stated}, {c.guide}" if stated else "no guide states its length"
+    run = stated(c)
+    guide = f"the guide: {run}, {c.guide}" if run else "no guide states its length"
     if k == PER_CPU:
         pc = s[PER_CPU]
-        return f"per-CPU latency under `{pc.get('load')}`: cyclictest -S for {duration(s, k, c.guide)} ({guide})"
+        return f"per-CPU latency under `{pc.get('load')}`: cyclictest -S for {duration(s, k, c)} ({guide})"
     name = r.label.removeprefix("cyclictest-").upper()
-    return f"shielded use case {name}: cyclictest for {duration(s, k, c.guide)} ({guide})"
+    return f"shielded use case {name}: cyclictest for {duration(s, k, c)} ({guide})"
 
 
 def _needs_tester(c: Criterion, profile: dict, lab: dict) -> bool:
