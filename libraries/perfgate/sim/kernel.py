@@ -252,10 +252,12 @@ def late_lines() -> list[str]:
     ]
 
 
-# The kernel's suspend-to-RAM messages, as (seconds after the write to /sys/power/state, text). Constructed: the
-# formats of Linux 6.x's kernel/power/suspend.c (`PM: suspend entry (deep)`, `PM: suspend exit`), kernel/power/
-# process.c (the freezer) and kernel/printk/printk.c (`printk: Suspending console(s) ...`, the last line the console
-# shows before the board sleeps; what the kernel logs while the console is suspended comes out after the wake-up).
+# The kernel's suspend-to-RAM messages, as (seconds after the write to /sys/power/state, text): Linux 6.x's
+# kernel/power/suspend.c (`PM: suspend entry (deep)`, `PM: suspend exit`), kernel/power/process.c (the freezer) and
+# kernel/printk/printk.c (`printk: Suspending console(s) ...`, the last line the console shows before the board
+# sleeps). The entry and the resume's last lines are checked against a real kernel's (tests/fixtures/power/
+# suspend-s2idle-qemu-arm64-6.1-real.txt); the CPU hot-unplug lines of a deep sleep (logged while the console
+# sleeps, so printed after the wake-up) are constructed.
 MEM_SLEEP = {"mem": "deep", "standby": "shallow", "freeze": "s2idle", "deep": "deep", "shallow": "shallow",
              "s2idle": "s2idle"}  # fmt: skip
 
