@@ -4,6 +4,7 @@ the data: the board profile's interface and the lab's address (variables/labs/si
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shutil
 import subprocess
@@ -35,6 +36,25 @@ def test_lo_and_a_missing_device_as_iproute2_prints_them() -> None:
     assert interfaces.ip(["-4", "-o", "addr", "show", "dev", "nosuch9"], profile, lab) == real(
         "-4", "-o", "addr", "show", "dev", "nosuch9"
     )
+
+
+def test_route_get_as_iproute2_prints_it() -> None:
+    """`ip route get <to> from <address>`: byte for byte as the real ip for a loopback destination; for the ICSSG
+    peer, the shape of a real directly connected route (`<to> from <src> dev <if> uid 0 `, `    cache `)."""
+    profile, lab = boards.profile("am64xx_evm"), load_lab("sim")
+    args = ["route", "get", "127.0.0.2", "from", "127.0.0.1"]
+    assert interfaces.ip(args, profile, lab) == real(*args)
+    out, _, _ = interfaces.ip(["route", "get", "192.168.2.1", "from", "192.168.2.100"], profile, lab)
+    assert out == "192.168.2.1 from 192.168.2.100 dev eth1 uid 0 \n    cache \n"
+    text, _, _ = real("-4", "-o", "addr", "show")
+    own = [ln.split()[3] for ln in text.splitlines() if "scope global" in ln]
+    if own:  # a real route to a neighbour on this host's own subnet has the same shape
+        mine = ipaddress.ip_interface(own[0])
+        peer = next(h for h in mine.network.hosts() if h != mine.ip)
+        got, _, status = real("route", "get", str(peer), "from", str(mine.ip))
+        if status == 0 and " via " not in got:
+            name = got.split(" dev ")[1].split()[0]
+            assert shape(got.replace(name, "eth1")) == shape(out)
 
 
 def test_the_icssg_interface_has_the_labs_address_in_iproute2s_shape() -> None:

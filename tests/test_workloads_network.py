@@ -245,7 +245,7 @@ def test_icssg_tables_run_on_the_icssg_port_against_its_own_peer() -> None:
     ctx, m, icssg = icssg_run()
     assert len(icssg) == 34 and icssg <= set(m.values)
     cmds = [c for _, c in ctx.commands]
-    assert "ip -4 -o addr show dev eth1" in cmds
+    assert cmds[cmds.index("ip -4 -o addr show dev eth1") + 1] == "ip route get 192.168.2.1 from 192.168.2.100"
     port = [c for c in cmds if "192.168.2.1 " in c]
     assert any("TCP_MAERTS" in c and "ethtool -C eth1 rx-usecs 100" in c for c in port)  # the paced ICSSG run
     egress = [c for c in port if "UDP_STREAM" in c and " -c " in c]
@@ -334,7 +334,35 @@ def test_the_port_address_is_read_from_real_ip_output() -> None:
     got = ethernet.resolve_port(ctx, port_conf(interface="lo", tester="127.0.0.2", board="127.0.0.9"), "icssg")  # type: ignore[arg-type]
     assert got == ("not measured on the ICSSG port: lab bench says the board is 127.0.0.9 on lo, the board says "
                    "127.0.0.1 (variables/labs/bench.yaml: workloads.ethernet.ports.icssg.board)")  # fmt: skip
-    assert ctx.commands == ["ip -4 -o addr show dev eth7x"] + ["ip -4 -o addr show dev lo"] * 2
+    # a peer the board does not reach through the port (here: not at all from lo's address)
+    got = ethernet.resolve_port(ctx, port_conf(interface="lo", tester="203.0.113.1"), "icssg")  # type: ignore[arg-type]
+    assert isinstance(got, str) and got.startswith(
+        "not measured on the ICSSG port: the board does not reach its peer 203.0.113.1 through lo "
+        "(`ip route get 203.0.113.1 from 127.0.0.1` printed 'RTNETLINK answers:"
+    ), got
+    assert got.endswith("; variables/labs/bench.yaml: workloads.ethernet.ports.icssg.tester)")
+    assert ctx.commands == [
+        "ip -4 -o addr show dev eth7x",
+        "ip -4 -o addr show dev lo",
+        "ip route get 127.0.0.2 from 127.0.0.1",
+        "ip -4 -o addr show dev lo",
+        "ip -4 -o addr show dev lo",
+        "ip route get 203.0.113.1 from 127.0.0.1",
+    ]
+
+
+def test_a_peer_reached_through_another_port_fails_those_tables() -> None:
+    """A lab whose ICSSG peer the board reaches through eth0 (not on eth1's subnet): the ICSSG tables would measure
+    the CPSW port, so they fail as not measured, with what `ip route get` printed."""
+    lab = _without_port_key("")
+    lab["workloads"]["ethernet"]["ports"]["icssg"]["tester"] = "10.1.1.1"
+    ctx, m, icssg = icssg_run(lab=lab)
+    assert set(m.missing) == icssg and not any("10.1.1.1" in c for _, c in ctx.commands if "ip route" not in c)
+    assert {m.missing[i] for i in icssg} == {
+        "not measured on the ICSSG port: the board does not reach its peer 10.1.1.1 through eth1 (`ip route get "
+        "10.1.1.1 from 192.168.2.100` printed '10.1.1.1 from 192.168.2.100 dev eth0 uid 0 cache'; "
+        "variables/labs/bench.yaml: workloads.ethernet.ports.icssg.tester)"
+    }
 
 
 def test_port_data_never_reaches_a_shell_unquoted() -> None:

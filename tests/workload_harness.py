@@ -59,9 +59,8 @@ class FakeContext:
         if command.startswith("command -v "):
             name = command.split()[2]
             return "" if name in self.missing_tools else f"/usr/bin/{name}\n"
-        if re.fullmatch(
-            r"ip (-\w+ )*(addr|address) show( dev \S+)?", command
-        ):  # the board's interfaces, as the simulated board's `ip` prints them
+        # the board's interfaces and routes, as the simulated board's `ip` prints them
+        if re.fullmatch(r"ip (-\w+ )*((addr|address) show( dev \S+)?|route get \S+( from \S+)?)", command):
             text, err, _ = sim_interfaces.ip(command.split()[1:], self.profile, self.lab)
             return text + err
         exp = sim_workloads.expected(self.workload, command, self.criteria, self.profile, self.lab)

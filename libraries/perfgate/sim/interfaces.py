@@ -75,6 +75,8 @@ def ip(args: list[str], profile: dict, lab: dict) -> tuple[str, str, int]:
         if not found:
             return "", f'Device "{name}" does not exist.\n', 1
     words = [a for a in args if not a.startswith("-")]
+    if words[:2] in (["route", "get"], ["r", "get"]) and len(words) >= 3:
+        return _route_get(words[2:], profile, lab)
     if words and words[0] in ("link", "l", "route", "r"):
         return "".join(f"{x.index}: {x.name}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP\n"
                        for x in found if x.name != "lo"), "", 0  # fmt: skip
@@ -83,3 +85,25 @@ def ip(args: list[str], profile: dict, lab: dict) -> tuple[str, str, int]:
     if "-o" in args:
         return "".join(x.oneline() for x in found), "", 0
     return "".join(x.long() for x in found), "", 0
+
+
+def _route_get(words: list[str], profile: dict, lab: dict) -> tuple[str, str, int]:
+    """`ip route get <to> [from <address>]`: by the interface whose /24 holds the destination, else eth0 (the
+    simulated board's default route; the source address does not choose the interface, as in Linux), in
+    iproute2's format (real, Debian 12: `ip route get 192.0.2.1 from 192.0.2.2` prints `192.0.2.1 from 192.0.2.2
+    dev eth0 uid 0 ` then `    cache `; without `from`, `... dev eth0 src 192.0.2.2 uid 0 `; a loopback
+    destination `local 127.0.0.2 from 127.0.0.1 dev lo uid 0 ` then `    cache <local> `)."""
+    to = words[0]
+    source = words[words.index("from") + 1] if "from" in words[:-1] else ""
+    try:
+        target = ipaddress.ip_address(to)
+    except ValueError:
+        return "", f'Error: any valid prefix is expected rather than "{to}".\n', 1
+    found = interfaces(profile, lab)
+    if target.is_loopback:
+        dev, prefix, cache = found[0], "local ", "cache <local> "
+    else:
+        ports = [i for i in found[2:] if target in ipaddress.ip_interface(i.cidr).network]
+        dev, prefix, cache = (ports[0] if ports else found[1]), "", "cache "
+    via = f"from {source} dev {dev.name}" if source else f"dev {dev.name} src {dev.cidr.split('/')[0]}"
+    return f"{prefix}{to} {via} uid 0 \n    {cache}\n", "", 0

@@ -83,7 +83,9 @@ def _where(ctx: Context, key: str) -> str:
 def resolve_port(ctx: Context, conf: dict, name: str) -> Port | str:
     """The port's interface, peer and board address, or the reason it cannot be measured (naming the missing key).
     The board's address on the port is read from the board (`address_command`): that also proves the interface
-    is there and up with an address; a lab that gives `board` has it checked against what the board says."""
+    is there and up with an address; a lab that gives `board` has it checked against what the board says. The
+    board's route to the peer from that address (`route_command`) must leave by that interface: a peer the board
+    reaches through another port would give that port's numbers."""
     data = (conf.get("ports") or {}).get(name) or {}
     title = str(data.get("name") or f"port {name}")
     key = f"workloads.ethernet.ports.{name}"
@@ -111,7 +113,17 @@ def resolve_port(ctx: Context, conf: dict, name: str) -> Port | str:
     if given and given not in found:
         return (f"not measured on {title}: lab {lab} says the board is {given} on {iface}, the board says "
                 f"{', '.join(found)} (variables/labs/{lab}.yaml: {key}.board)")  # fmt: skip
-    return Port(name, title, iface, tester, given or found[0])
+    board = given or found[0]
+    values = {"tester": shlex.quote(tester), "address": shlex.quote(board)}
+    command = net.fill(str(conf.get("route_command", "ip route get {tester} from {address}")), values,
+                       f"{SUITE}.route_command: ")  # fmt: skip
+    text = ctx.run(command, timeout=30, label=f"{name}-route")
+    dev = re.search(r"\bdev (\S+)", text)
+    if not dev or dev.group(1) != iface:
+        said = " ".join(text.split())[:200] or "nothing"
+        return (f"not measured on {title}: the board does not reach its peer {tester} through {iface} (`{command}` "
+                f"printed {said!r}; variables/labs/{lab}.yaml: {key}.tester)")  # fmt: skip
+    return Port(name, title, iface, tester, board)
 
 
 def frames(criteria: list[Criterion], conf: dict) -> set[tuple[str, str, str]]:
