@@ -23,7 +23,8 @@ from perfgate.report import history, rundir
 
 ROOT = paths.root()
 BOARD = "am62xx_sk"
-FAST = ["-v", "SIM_SPEED:20", "-v", "BOOT_CYCLES:1", "-v", "DURATION:1"]
+# INCONCLUSIVE:pass: a quiet sim against rows whose guide prints a wide min/max (see tests/robot/selftest.py)
+FAST = ["-v", "SIM_SPEED:20", "-v", "BOOT_CYCLES:1", "-v", "DURATION:1", "-v", "INCONCLUSIVE:pass"]
 
 
 def _robot(tmp: Path, *args: str) -> list[str]:
