@@ -10,6 +10,7 @@ APT_PACKAGES=(
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev
   # real tools, for parser captures and the QEMU board's workloads
   openssl fio iperf3 iperf rt-tests stress-ng time alsa-utils gstreamer1.0-tools gstreamer1.0-plugins-base libdrm-tests v4l-utils
+  iproute2 ethtool
   # the comparison report's browser test
   chromium chromium-driver
   python3-venv

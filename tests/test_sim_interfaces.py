@@ -78,3 +78,26 @@ def test_the_icssg_interface_has_the_labs_address_in_iproute2s_shape() -> None:
 def test_a_board_without_other_ports_has_only_eth0() -> None:
     full, _, _ = interfaces.ip(["-4", "-o", "addr", "show"], boards.profile("am62xx_sk"), load_lab("sim"))
     assert [m.group(1) for m in map(ADDRESS_IP.search, full.splitlines()) if m] == ["lo", "eth0"]
+
+
+@pytest.mark.skipif(not shutil.which("ethtool"), reason="ethtool is not installed (setup.sh installs it)")
+def test_ethtool_driver_info_as_ethtool_prints_it() -> None:
+    """`ethtool -i`: byte for byte as the real ethtool 6.1 for a missing device and for a device without driver
+    information (lo); the ICSSG port's interface prints its driver with the real output's fields, in order."""
+    profile, lab = boards.profile("am64xx_evm"), load_lab("sim")
+
+    def real_ethtool(*args: str) -> tuple[str, str, int]:
+        done = subprocess.run(["ethtool", *args], capture_output=True, text=True, check=False)
+        return done.stdout, done.stderr, done.returncode
+
+    assert interfaces.ethtool(["-i", "nosuch9"], profile, lab) == real_ethtool("-i", "nosuch9")
+    assert interfaces.ethtool(["-i", "lo"], profile, lab) == real_ethtool("-i", "lo")
+    out, err, status = interfaces.ethtool(["-i", "eth1"], profile, lab)
+    assert (err, status) == ("", 0) and out.startswith("driver: icssg-prueth\n")
+    text, _, _ = real("-o", "link", "show")
+    names = [ln.split(":")[1].strip().split("@")[0] for ln in text.splitlines() if ":" in ln]
+    for name in names:
+        got, _, code = real_ethtool("-i", name)
+        if code == 0:
+            assert [ln.split(":")[0] for ln in got.splitlines()] == [ln.split(":")[0] for ln in out.splitlines()]
+            break

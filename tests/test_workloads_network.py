@@ -246,6 +246,7 @@ def test_icssg_tables_run_on_the_icssg_port_against_its_own_peer() -> None:
     assert len(icssg) == 34 and icssg <= set(m.values)
     cmds = [c for _, c in ctx.commands]
     assert cmds[cmds.index("ip -4 -o addr show dev eth1") + 1] == "ip route get 192.168.2.1 from 192.168.2.100"
+    assert cmds[cmds.index("ip -4 -o addr show dev eth1") + 2] == "ethtool -i eth1"  # the ICSSG driver checked
     port = [c for c in cmds if "192.168.2.1 " in c]
     assert any("TCP_MAERTS" in c and "ethtool -C eth1 rx-usecs 100" in c for c in port)  # the paced ICSSG run
     egress = [c for c in port if "UDP_STREAM" in c and " -c " in c]
@@ -341,6 +342,16 @@ def test_the_port_address_is_read_from_real_ip_output() -> None:
         "(`ip route get 203.0.113.1 from 127.0.0.1` printed 'RTNETLINK answers:"
     ), got
     assert got.endswith("; variables/labs/bench.yaml: workloads.ethernet.ports.icssg.tester)")
+    if shutil.which("ethtool"):  # an interface that is not the port's driver (real ethtool: lo has none)
+        conf = port_conf(interface="lo", tester="127.0.0.2", driver="icssg-prueth")
+        got = ethernet.resolve_port(ctx, conf, "icssg")  # type: ignore[arg-type]
+        assert got == ("not measured on the ICSSG port: lo is not that port: `ethtool -i lo` printed 'Cannot get "
+                       "driver information: Operation not supported', not driver icssg-prueth (variables/labs/"
+                       "bench.yaml (or variables/boards/am64xx_evm.yaml): workloads.ethernet.ports.icssg.interface; "
+                       "workloads.ethernet.ports.icssg.driver)")  # fmt: skip
+        assert ctx.commands[-3:] == ["ip -4 -o addr show dev lo", "ip route get 127.0.0.2 from 127.0.0.1",
+                                     "ethtool -i lo"]  # fmt: skip
+        del ctx.commands[-3:]
     assert ctx.commands == [
         "ip -4 -o addr show dev eth7x",
         "ip -4 -o addr show dev lo",
@@ -363,6 +374,13 @@ def test_a_peer_reached_through_another_port_fails_those_tables() -> None:
         "10.1.1.1 from 192.168.2.100` printed '10.1.1.1 from 192.168.2.100 dev eth0 uid 0 cache'; "
         "variables/labs/bench.yaml: workloads.ethernet.ports.icssg.tester)"
     }
+
+
+def test_an_icssg_interface_without_ethtool_is_not_measured() -> None:
+    _, m, icssg = icssg_run(missing_tools={"ethtool"})
+    assert set(m.missing) == icssg
+    assert all("eth1 is not that port: `ethtool -i eth1` printed" in m.missing[i] and "ethtool: not found" in
+               m.missing[i] for i in icssg)  # fmt: skip
 
 
 def test_port_data_never_reaches_a_shell_unquoted() -> None:

@@ -63,6 +63,9 @@ class FakeContext:
         if re.fullmatch(r"ip (-\w+ )*((addr|address) show( dev \S+)?|route get \S+( from \S+)?)", command):
             text, err, _ = sim_interfaces.ip(command.split()[1:], self.profile, self.lab)
             return text + err
+        if re.fullmatch(r"ethtool -i \S+", command):
+            text, err, _ = sim_interfaces.ethtool(command.split()[1:], self.profile, self.lab)
+            return text + err
         exp = sim_workloads.expected(self.workload, command, self.criteria, self.profile, self.lab)
         if exp is None:
             return ""  # servers, ethtool, rm: silent

@@ -107,3 +107,27 @@ def _route_get(words: list[str], profile: dict, lab: dict) -> tuple[str, str, in
         dev, prefix, cache = (ports[0] if ports else found[1]), "", "cache "
     via = f"from {source} dev {dev.name}" if source else f"dev {dev.name} src {dev.cidr.split('/')[0]}"
     return f"{prefix}{to} {via} uid 0 \n    {cache}\n", "", 0
+
+
+def ethtool(args: list[str], profile: dict, lab: dict) -> tuple[str, str, int]:
+    """`ethtool -i <interface>` on the simulated board: a port interface has its port's `driver` (the data says
+    what the real port's driver is), in ethtool 6.1's format (real: `ethtool -i eth0` on Debian 12; a device that
+    does not exist: `Cannot get driver information: No such device` on stderr, status 71). Other interfaces have
+    no driver the simulator could name: `Cannot get driver information: Operation not supported`."""
+    if len(args) != 2 or args[0] not in ("-i", "--driver"):
+        return "", "", -1  # not answered here
+    name = args[1]
+    if not any(i.name == name for i in interfaces(profile, lab)):
+        return "", "Cannot get driver information: No such device\n", 71
+    try:
+        ports = settings("ethernet", profile, lab).get("ports") or {}
+    except DataError:
+        ports = {}
+    driver = next((str(p["driver"]) for p in ports.values() if isinstance(p, dict) and p.get("driver")
+                   and str(p.get("interface")) == name), "")  # fmt: skip
+    if not driver:
+        return "", "Cannot get driver information: Operation not supported\n", 71
+    bus = f"{driver.split('-')[0]}-ethernet"
+    return (f"driver: {driver}\nversion: 6.6.32-ti\nfirmware-version: \nexpansion-rom-version: \nbus-info: {bus}\n"
+            "supports-statistics: yes\nsupports-test: no\nsupports-eeprom-access: no\nsupports-register-dump: no\n"
+            "supports-priv-flags: no\n", "", 0)  # fmt: skip

@@ -472,6 +472,19 @@ async def _ip(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
     return status
 
 
+@builtin("ethtool")
+async def _ethtool(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    text, err, status = sim_interfaces.ethtool(args, s.board.data.profile, s.board.data.lab)
+    if status < 0:  # only `ethtool -i` is answered on its own (pacing runs inside an answered command line)
+        await out.write("sh: ethtool: not found\n", True)
+        return 127
+    if text:
+        await out.write(text)
+    if err:
+        await out.write(err, True)
+    return status
+
+
 @builtin("sleep")
 async def _sleep(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
     try:

@@ -123,6 +123,19 @@ def resolve_port(ctx: Context, conf: dict, name: str) -> Port | str:
         said = " ".join(text.split())[:200] or "nothing"
         return (f"not measured on {title}: the board does not reach its peer {tester} through {iface} (`{command}` "
                 f"printed {said!r}; variables/labs/{lab}.yaml: {key}.tester)")  # fmt: skip
+    wanted = str(data.get("driver") or "").strip()
+    if wanted:
+        command = net.fill(str(conf.get("driver_command", "ethtool -i {interface}")), {"interface": shlex.quote(iface)},
+                           f"{SUITE}.driver_command: ")  # fmt: skip
+        try:
+            text = ctx.run(command, timeout=30, label=f"{name}-driver")
+        except ToolMissing as e:
+            text = str(e)
+        driver = re.search(r"^driver:\s*(\S+)", text, re.M)
+        if not driver or driver.group(1) != wanted:
+            said = f"driver {driver.group(1)}" if driver else repr(" ".join(text.split())[:200] or "nothing")
+            return (f"not measured on {title}: {iface} is not that port: `{command}` printed {said}, not driver "
+                    f"{wanted} ({_where(ctx, key + '.interface')}; {key}.driver)")  # fmt: skip
     return Port(name, title, iface, tester, board)
 
 
