@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import shlex
 import statistics
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ from perfgate.model import Criterion
 from perfgate.sim import answers as answers_mod
 from perfgate.sim import data as data_mod
 from perfgate.sim import faults, kernel, spread, uboot, values
+from perfgate.sim import interfaces as sim_interfaces
 from perfgate.sim.console import LineReader
 from perfgate.sim.shell import (
     BUILTINS,
@@ -337,5 +339,10 @@ class AnsweredBy(FakeContext):
             name = command.split()[2]
             known = name in BUILTINS or name in WRAPPER_ARGS or name.rsplit("/", 1)[-1] in answers_mod.SUPPORT
             return f"/usr/bin/{name}\n" if known or self.answers.tool_of_binary(name) else ""
+        words = shlex.split(command)
+        if words and words[0] in ("ip", "ethtool"):  # the sim shell's builtins for the board's interfaces
+            answer_of = sim_interfaces.ip if words[0] == "ip" else sim_interfaces.ethtool
+            text, _err, _status = answer_of(words[1:], self.answers.data.profile, self.answers.data.lab)
+            return text
         answer = self.answers.lookup(command)
         return self.answers.render(answer) if answer else ""
