@@ -15,7 +15,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from perfgate.board.power import ManualPower, PowerDriver, power_from_lab
 from perfgate.board.shell import LoginRefused, ShellDriver
 from perfgate.board.ssh import SshDriver, SshShell
 from perfgate.board.traits import Traits, no_uboot_reason
-from perfgate.board.uboot import UBootDriver, garbage_note
+from perfgate.board.uboot import UBootDriver, UBootRestarted, garbage_note
 from perfgate.errors import ToolMissing
 
 STATES = ("unknown", "off", "uboot", "booting", "login", "shell", "init_sh")
@@ -79,6 +79,9 @@ class Board:
     power: PowerDriver | None = None
     kernel_marker: str = ""  # the kernel start marker the last boot showed
     uboot_seen: bool = False  # U-Boot printed its autoboot line during this run
+    uboot_session: int = 0  # how many times the gate caught U-Boot at a fresh prompt (after a start)
+    uboot_ran: set[str] = field(default_factory=set)  # commands completed at the U-Boot prompt since it started
+    uboot_ever: set[str] = field(default_factory=set)  # commands completed at any U-Boot prompt of this run
     ssh_library: Any = None  # the run's SSHLibrary instance (None: the one Robot has, or a private one)
 
     def __post_init__(self) -> None:
@@ -189,27 +192,92 @@ class Board:
             raise BringUpError(reason)
         self.wait_autoboot(since)
         self.uboot_driver.interrupt(self.timeouts.uboot_command)
-        self.state = "uboot"
+        self._fresh_uboot()
 
-    def uboot_command(self, command: str, timeout: float | None = None, retry: bool = True) -> str:
-        """Type a command at the U-Boot prompt and return what it printed (up to the next prompt). A command that
-        gets no prompt back is retried once after a power-cycle (when the lab can); then U-Boot is given up for
-        the rest of the run, so that later U-Boot commands fail at once with the reason."""
+    def _fresh_uboot(self) -> None:
+        """U-Boot is at a prompt it has just reached after starting (a power-cycle, a reset): nothing typed at an
+        earlier prompt holds (a probed SPI flash, the selected MMC device)."""
+        self.state = "uboot"
+        self.uboot_session += 1
+        self.uboot_ran.clear()
+
+    def uboot_command(self, command: str, timeout: float | None = None, retry: bool = True,
+                      setup: Sequence[str] = ()) -> str:  # fmt: skip
+        """Type a command at the U-Boot prompt and return what it printed (up to the next prompt).
+
+        `setup`: commands that must have run at this U-Boot since it last started (a medium's `sf probe`,
+        `mmc dev 0`): they are run first whenever U-Boot started afresh since they ran, and the log says so.
+        A prompt that does not come back (line noise garbled it, or U-Boot hung): Ctrl-C; when U-Boot answers at
+        its prompt, the command runs once more there; when it does not, the board is power-cycled (when the lab
+        can) and the command runs once more after its setup. A command that fails that way twice fails with the
+        reason; when U-Boot itself stopped answering, U-Boot is given up for the rest of the run, so that later
+        U-Boot commands fail at once with the reason."""
         if "uboot" in self.broken:
             raise BringUpError(f"U-Boot stopped answering earlier in this run: {self.broken['uboot']}")
         if self.state != "uboot":
             self.transition("uboot")
+        self._ensure_setup(setup, command, timeout)
         limit = self.timeouts.uboot_command if timeout is None else self.timeouts.of(timeout)
+        since = self.console.mark()
         try:
-            return self.uboot_driver.command(command, limit)
+            out = self.uboot_driver.command(command, limit)
+        except UBootRestarted as e:
+            self._fresh_uboot()
+            if not retry:
+                raise BringUpError(f"`{command}` did not complete: {e} (also on the first attempt)") from None
+            self.log(f"{e}; running `{command}` again" + (" after the medium's setup" if setup else ""))
+            return self.uboot_command(command, timeout, retry=False, setup=setup)
         except ConsoleTimeout as e:
             self.state = "unknown"
-            assert self.power is not None
-            if retry and self.power.can_cycle:
-                self.log(f"{e}; power-cycling and retrying `{command}` once")
-                return self.uboot_command(command, timeout, retry=False)
-            self.broken["uboot"] = str(e)
-            raise
+            try:
+                self.uboot_driver.resync(since, min(limit, self.timeouts.of(5.0)))
+            except UBootRestarted as again:
+                self._fresh_uboot()
+                if retry:
+                    self.log(f"{e}; {again}; running `{command}` again" + (" after the medium's setup" if setup
+                                                                                else ""))  # fmt: skip
+                    return self.uboot_command(command, timeout, retry=False, setup=setup)
+                raise ConsoleTimeout(f"{e} (twice; {again})") from None
+            except ConsoleTimeout as silent:
+                assert self.power is not None
+                if retry and self.power.can_cycle:
+                    self.log(f"{e}; {silent}; power-cycling and retrying `{command}` once"
+                             + (" after the medium's setup" if setup else ""))  # fmt: skip
+                    return self.uboot_command(command, timeout, retry=False, setup=setup)
+                self.broken["uboot"] = str(e)
+                raise e from None
+            self.state = "uboot"  # U-Boot answered Ctrl-C at its prompt: the same U-Boot, its setup still holds
+            if retry:
+                self.log(f"{e}; U-Boot answered Ctrl-C at its prompt (the prompt after the command was lost: line "
+                         f"noise?): running `{command}` again")  # fmt: skip
+                return self.uboot_command(command, timeout, retry=False, setup=setup)
+            raise ConsoleTimeout(f"{e} (twice; U-Boot answers Ctrl-C at its prompt, but no clean prompt came "
+                                 "after the command: line noise?)") from None  # fmt: skip
+        self.uboot_ran.add(command)
+        self.uboot_ever.add(command)
+        return out
+
+    def _ensure_setup(self, setup: Sequence[str], command: str, timeout: float | None) -> None:
+        """Run `setup` at the U-Boot prompt unless every one of its commands ran since U-Boot last started."""
+        for _ in range(3):
+            if all(c in self.uboot_ran for c in setup):
+                return
+            session = self.uboot_session
+            what = "; ".join(f"`{c}`" for c in setup)
+            if any(c in self.uboot_ever for c in setup):
+                self.log(f"U-Boot started afresh since the medium's setup ran: running {what} again before "
+                         f"`{command}`")  # fmt: skip
+            else:
+                self.log(f"running the medium's setup {what} before `{command}`")
+            for c in setup:
+                try:
+                    self.uboot_command(c, timeout)
+                except AssertionError as e:
+                    raise BringUpError(f"the medium's setup `{c}` did not run before `{command}`: {e}") from None
+            if self.uboot_session == session:
+                return
+        raise BringUpError(f"U-Boot started afresh three times while the medium's setup {what} ran: `{command}` "
+                           "was not run")  # fmt: skip
 
     # -- Linux -----------------------------------------------------------------------------------
     def boot(self, variant: str = "default", since: int | None = None) -> tuple[int, int]:

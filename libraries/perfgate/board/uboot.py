@@ -2,6 +2,9 @@
 
 It only talks to a console (perfgate.board.console.ConsoleDriver) with the board's traits (perfgate.board.traits):
 no power, no retries, no state. A wait that runs out raises ConsoleTimeout (an AssertionError) with what was awaited.
+U-Boot that starts again while a command runs (its autoboot line shows: a watchdog, a brown-out, a reset by hand) is
+stopped at its prompt again and reported as UBootRestarted: whatever the command's setup did (`sf probe`, `mmc dev`)
+is gone, which the strategy must know.
 """
 
 from __future__ import annotations
@@ -16,6 +19,11 @@ def garbage_note(text: str) -> str:
     """A hint when the console shows bytes that are not text (line noise, a wrong baud rate)."""
     bad = text.count("\ufffd")
     return f"; the console shows {bad} undecodable bytes (line noise or a wrong baud rate?)" if bad >= 3 else ""
+
+
+class UBootRestarted(AssertionError):
+    """U-Boot started again (its autoboot line showed) while the gate waited for its prompt; the driver stopped
+    the autoboot again, so U-Boot is at a fresh prompt: nothing typed before counts any more."""
 
 
 class UBootDriver:
@@ -49,18 +57,46 @@ class UBootDriver:
         self.console.consume()
 
     def command(self, command: str, timeout: float) -> str:
-        """Type a command at the U-Boot prompt; return what it printed up to the next prompt."""
+        """Type a command at the U-Boot prompt; return what it printed up to the next prompt. UBootRestarted when
+        U-Boot started again meanwhile (caught at its prompt again)."""
         since = self.console.sendline(command)
         try:
-            m = self.console.expect(self.traits.uboot_prompt_re(), timeout,
+            m = self.console.expect([self.traits.uboot_prompt_re(), self.traits.autoboot_re()], timeout,
                                     what=f"the U-Boot prompt after `{command}`", since=since)  # fmt: skip
         except ConsoleTimeout as e:
             noise = garbage_note(self.console.text(since))
             raise ConsoleTimeout(f"U-Boot did not answer `{command}` within {timeout:g} s (no prompt "
                                  f"{self.traits.uboot_prompt!r}){noise}: {e}") from None  # fmt: skip
+        if m.index == 1:
+            self._restarted(f"during `{command}`", m.text, timeout)
         text = self.console.text(since, m.start)
         first = text.find("\n")
         return text[first + 1 :] if first >= 0 else ""
+
+    def resync(self, since: int, timeout: float) -> None:
+        """After a prompt that never came (line noise garbled it, or the command is still busy): type Ctrl-C, as a
+        person at the console would, and wait for U-Boot's next prompt (`<INTERRUPT>` and a prompt when it sits at
+        its prompt). ConsoleTimeout when U-Boot does not answer; UBootRestarted when the console since `since`
+        shows that it started again (a Ctrl-C stops an autoboot countdown too)."""
+        after = self.console.mark()
+        self.console.write("\x03")  # no line end: an empty line would repeat U-Boot's last (repeatable) command
+        try:
+            self.console.expect(self.traits.uboot_prompt_re(), timeout, what="the U-Boot prompt after Ctrl-C",
+                                since=after)  # fmt: skip
+        except ConsoleTimeout as e:
+            raise ConsoleTimeout(f"U-Boot did not answer Ctrl-C within {timeout:g} s: {e}") from None
+        self.console.quiet(0.2, 2.0)  # a late prompt of the busy command must not answer the next one
+        self.console.consume()
+        started = self.traits.autoboot_re().search(self.console.text(since))
+        if started:
+            raise UBootRestarted(f"U-Boot started again (its autoboot line `{started.group(0)}` showed) and is at "
+                                 "a fresh prompt")  # fmt: skip
+
+    def _restarted(self, when: str, line: str, timeout: float) -> None:
+        """U-Boot's autoboot line showed while a command ran: stop the autoboot again, then say so."""
+        self.interrupt(timeout)
+        raise UBootRestarted(f"U-Boot started again {when} (its autoboot line `{line}` showed); the autoboot was "
+                             "stopped at a fresh prompt")  # fmt: skip
 
     def boot(self) -> int:
         """Type the boot command; returns the console offset from which the kernel is read."""

@@ -383,9 +383,10 @@ class Board:
         with self._logged(f"console: waiting for {', '.join(patterns)}") as b:
             return b.await_console(patterns, since=since, timeout=float(timeout), abort=abort, quiet=float(quiet))
 
-    def uboot_command(self, command: str, timeout: float = 120.0) -> str:
+    def uboot_command(self, command: str, timeout: float = 120.0, setup: tuple[str, ...] = ()) -> str:
+        """`setup`: commands that must have run at this U-Boot since it last started (run again when it did)."""
         with self._logged(f"U-Boot: {command}") as b:
-            return b.uboot_command(command, float(timeout))
+            return b.uboot_command(command, float(timeout), setup=setup)
 
     def boot_times(self, command: str, timeout: float = 600.0) -> str:
         """`boot-time <variant>`: boot BOOT_CYCLES times and return the host-timestamped console log."""

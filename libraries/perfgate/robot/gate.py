@@ -78,7 +78,8 @@ class _Context:
         self.files: list[str] = []
         self.last_evidence = ""
 
-    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell",
+            setup: tuple[str, ...] = ()) -> str:  # fmt: skip
         logger.console(
             progress.starting(self.suite, where, command, timeout, self._gate.expected(self.suite, where, command))
         )
@@ -89,7 +90,7 @@ class _Context:
             else:
                 board = self._gate.board_library()
                 if where == "uboot":
-                    text = board.uboot_command(command, timeout=timeout)
+                    text = board.uboot_command(command, timeout=timeout, setup=setup)
                 else:
                     text = board.run_on_board(command, timeout=timeout, where=where)
         except BaseException as e:

@@ -22,6 +22,9 @@ from perfgate.tools.common import ESCAPES
 
 BYTES_RE = re.compile(r"^\s*(\d+) bytes (read|written) in (\d+) ms", re.M)
 TIME_RE = re.compile(r"^\s*time:\s*(?:(\d+) minutes?,\s*)?(\d+(?:\.\d+)?) seconds", re.M)
+# what U-Boot prints when a command did not do its transfer (cmd/sf.c: `No SPI flash selected. Please run `sf probe'`,
+# `Failed to initialize SPI flash at 0:0 (error -19)`; common/command.c: `Unknown command 'x' - try 'help'`)
+U_BOOT_ERROR = re.compile(r"\b(?:ERROR|[Ee]rror|[Ff]ailed|not found|Unknown command|No SPI flash selected)\b")
 BLOCK_SIZES = {"mmc": 512, "scsi": 4096, "ufs": 4096, "usb": 512, "sata": 512, "nand": 1}
 
 
@@ -67,7 +70,7 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             raise ParseError("a `time:` line without the command that produced it: no size to divide by")
         direction, size = command_size(command)
         ms = (int(t.group(1) or 0) * 60 + float(t.group(2))) * 1000
-        if re.search(r"\b(ERROR|error|failed|not found|Unknown command)\b", text):
+        if U_BOOT_ERROR.search(text):
             raise ParseError(f"U-Boot reported an error for {command!r}: {text.strip()[:200]}")
         return {f"{direction} (KB/s)": kbps(size, ms), "bytes": float(size), "ms": ms}
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("=> ")]

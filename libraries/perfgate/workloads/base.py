@@ -29,6 +29,9 @@ class Run:
     where: str = "shell"  # shell (board Linux, SSH or console) | uboot (U-Boot prompt) | host (the tester)
     timeout: float = 600.0
     label: str = ""  # evidence file name stem; defaults to the tool name
+    # where="uboot": commands that must have run at this U-Boot since it last started (a medium's `sf probe`); the
+    # board runs them again first when U-Boot started afresh since (a reset, a power-cycle after a lost prompt)
+    setup: tuple[str, ...] = ()
 
 
 class Context(Protocol):
@@ -44,7 +47,9 @@ class Context(Protocol):
     def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
         """Run a command, keep its whole output (stdout+stderr) as evidence in results/, return it.
         Raises ToolMissing when the shell says the program is not found (exit 127), BoardLost when the board
-        stops answering, AssertionError on a timeout."""
+        stops answering, AssertionError on a timeout.
+        A U-Boot run with a setup (Run.setup) is passed `setup=<commands>` as well (only then: contexts that never
+        run U-Boot commands need not take it); the context must have them run first at every fresh U-Boot."""
         ...
 
     def tester(self) -> str:
@@ -134,8 +139,9 @@ def run_all(runs: list[Run], ctx: Context) -> Measurements:
     out = Measurements()
     for run in runs:
         ids = [cid for group in run.keys.values() for cid in group]
+        extra = {"setup": run.setup} if run.setup else {}
         try:
-            text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where)
+            text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where, **extra)
         except ToolMissing as e:
             out.unavailable.update(dict.fromkeys(ids, str(e)))
             if not ids:

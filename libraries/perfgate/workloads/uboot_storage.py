@@ -5,6 +5,11 @@ writes then reads that many bytes with the medium's commands from the board prof
 `setup`, `write`, `read`, `block_size`, and the board's `dev`, `part`, `blk`, `offset`, `file`), which the lab's
 `storage.uboot_<medium>` keys override. Only a medium the lab names is ever written; virtual labs name all of them.
 The parser (perfgate.tools.uboot) turns `N bytes read in M ms` / `time: x seconds` into KB/s as the guides do.
+
+The setup runs first, and every write and read names it (Run.setup): what it did lives in U-Boot only (a probed SPI
+flash, the selected MMC device), so when U-Boot starts afresh mid-medium (a reset, a power-cycle after a lost
+prompt) the board runs it again before the next transfer, and says so in the log. A transfer that still cannot run
+fails its own criteria with the reason; the others keep what they measured.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import re
 from perfgate.board.traits import no_uboot_reason
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
+from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
 
 PLACEHOLDER = re.compile(r"(?<!\$)\{(\w+)\}")
 
@@ -92,6 +97,7 @@ class UbootStorage(Workload):
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         media, where = self._media(profile, lab)
         timeout = float((profile.get("timeouts") or {}).get("uboot_command", 120))
+        setup = tuple(self.setup(criteria, profile, lab))
         sizes: dict[int, dict[str, list[str]]] = {}
         for c in criteria:
             d = direction(c)
@@ -103,14 +109,28 @@ class UbootStorage(Workload):
             for d in ("write", "read"):  # always write first: a read needs the file (FAT) or the data
                 command = fill(media[d], values, f"uboot_storage.{self.medium}.{d}")
                 keys = {f"{d} (KB/s)": ids[d]} if ids[d] else {}
-                runs.append(Run("uboot", command, keys, where="uboot", timeout=timeout, label=f"{d}-{size:x}"))
+                runs.append(Run("uboot", command, keys, where="uboot", timeout=timeout, label=f"{d}-{size:x}",
+                                setup=setup))  # fmt: skip
         return runs
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
         timeout = float((ctx.profile.get("timeouts") or {}).get("uboot_command", 120))
         for i, command in enumerate(self.setup(criteria, ctx.profile, ctx.lab)):
-            ctx.run(command, timeout=timeout, label=f"setup-{i}", where="uboot")
-        return super().measure(criteria, ctx)
+            try:
+                ctx.run(command, timeout=timeout, label=f"setup-{i}", where="uboot")
+            except AssertionError as e:  # each transfer tries it again first, and fails with the reason
+                ctx.note(f"the medium's setup `{command}` did not run: {e}")
+                break
+        out = Measurements()
+        for run in self.plan(criteria, ctx.profile, ctx.lab):
+            try:
+                out.merge(run_all([run], ctx))
+            except AssertionError as e:  # this transfer could not run: its criteria say why, the others stay
+                ids = [cid for group in run.keys.values() for cid in group]
+                out.missing.update(dict.fromkeys(ids, f"`{run.command}` did not run: {e}"))
+                if not ids:
+                    ctx.note(f"`{run.command}` did not run: {e}")
+        return out
 
     def _rates(self, run: Run, criteria: list[Criterion]) -> dict[str, float]:
         return {f"{direction(c)} (KB/s)": c.value for c in criteria if direction(c)} or {"write (KB/s)": 1000.0}
