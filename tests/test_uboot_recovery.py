@@ -20,7 +20,6 @@ import threading
 import time
 import tty
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 import yaml
@@ -278,7 +277,7 @@ def test_a_board_that_stops_answering_is_power_cycled_and_probed_again(rig):
 def test_a_transfer_that_still_cannot_run_fails_by_name_with_the_reason(rig):
     """After a reset, `sf probe` finds no flash any more: the transfers after it fail, each with U-Boot's own
     words; what was measured before stays."""
-    _board, sb, said, ctx, crits = rig({3: "reset", 4: "dead-probe"})
+    _board, sb, _said, ctx, crits = rig({3: "reset", 4: "dead-probe"})
     m = measure(ctx, crits)
     by_row = {c.id: c for c in crits}
     assert len(m.values) == 1 and "400000" in by_row[next(iter(m.values))].row  # the first write

@@ -177,13 +177,23 @@ class Board:
             return float(self.lab.data.get("manual_timeout") or 300)
         return self.timeouts.autoboot
 
-    def wait_autoboot(self, since: int) -> None:
-        """Wait for the autoboot line (nothing to wait for on a board that prints none: Falcon mode, an SBL)."""
+    def wait_autoboot(self, since: int, booting: bool = False) -> bool:
+        """Wait for the autoboot line (nothing to wait for on a board that prints none: Falcon mode, an SBL).
+        `booting`: the board is left to autoboot, so its kernel starting ends the wait too (the autoboot line was
+        garbled by line noise: the board still boots, and the boot is not failed for a line nobody needs).
+        True when the autoboot line showed."""
         if self.traits.has_uboot:
             manual = isinstance(self.power, ManualPower)  # the operator may take a while to press the switch
             silence = None if manual else self.timeouts.silence
-            self.uboot_driver.wait_autoboot(since, self._autoboot_timeout(), silence=silence)
+            m = self.uboot_driver.wait_autoboot(since, self._autoboot_timeout(), silence=silence, kernel=booting)
+            if m.index == 1:
+                noise = garbage_note(self.console.text(since, m.start))
+                self.log(f"U-Boot's autoboot line did not show, but the kernel started (`{m.text}`){noise}: "
+                         "going on with the boot")  # fmt: skip
+                return False
             self.uboot_seen = True
+            return True
+        return False
 
     def stop_autoboot(self, since: int) -> None:
         """Wait for the autoboot line, type a key until the U-Boot prompt shows."""
@@ -372,8 +382,8 @@ class Board:
         elif self.state != "login":
             since = self.power_cycle()
             if self.traits.has_uboot:
-                self.wait_autoboot(since)  # U-Boot is alive; let it autoboot as the board does on its own
-                self.log(f"U-Boot autoboot prompt after {time.monotonic() - t0:.2f} s: letting it boot")
+                if self.wait_autoboot(since, booting=True):  # U-Boot is alive; let it autoboot as the board does
+                    self.log(f"U-Boot autoboot prompt after {time.monotonic() - t0:.2f} s: letting it boot")
             else:
                 self.log("the board data names no autoboot line (Falcon mode or an SBL): waiting for the kernel")
             self.boot("default", since=since)
@@ -390,7 +400,7 @@ class Board:
         shell; a reboot that does not reach the login prompt is handled by the bring-up and its one retry."""
         since = self.power_cycle()
         try:
-            self.wait_autoboot(since)
+            self.wait_autoboot(since, booting=True)
             self.boot("default", since=since)
         except AssertionError as e:
             self.log(f"reboot did not reach the login prompt: {e}")
@@ -464,7 +474,7 @@ class Board:
             self.stop_autoboot(since)
             kstart, kend = self.boot("init_sh")
         else:
-            self.wait_autoboot(since)
+            self.wait_autoboot(since, booting=True)
             kstart, kend = self.boot("default", since=since)
         return t0, since, kstart, kend
 

@@ -31,12 +31,15 @@ class UBootDriver:
         self.console = console
         self.traits = traits
 
-    def wait_autoboot(self, since: int, timeout: float, silence: float | None = None) -> Match:
+    def wait_autoboot(self, since: int, timeout: float, silence: float | None = None, kernel: bool = False) -> Match:
         """Wait for one of the board's autoboot strings (`Hit any key to stop autoboot`, `Press SPACE to abort
-        autoboot`...), however the countdown after it is redrawn (CR and ESC[K, backspaces: gone from the text)."""
+        autoboot`...), however the countdown after it is redrawn (CR and ESC[K, backspaces: gone from the text).
+        `kernel`: the kernel's start marker ends the wait too (Match.index 1): U-Boot ran and autobooted, though
+        its autoboot line did not show as such (line noise garbled it)."""
         names = " or ".join(repr(a) for a in self.traits.autoboot)
-        return self.console.expect(self.traits.autoboot_re(), timeout, what=f"the U-Boot autoboot prompt ({names})",
-                                   since=since, fail=self.traits.fail_patterns(), silence=silence)  # fmt: skip
+        patterns = [self.traits.autoboot_re()] + ([self.traits.kernel_start_re()] if kernel else [])
+        return self.console.expect(patterns, timeout, what=f"the U-Boot autoboot prompt ({names})", since=since,
+                                   fail=self.traits.fail_patterns(), silence=silence)  # fmt: skip
 
     def interrupt(self, timeout: float) -> None:
         """After the autoboot line: type the interrupt key until the U-Boot prompt shows."""
