@@ -46,6 +46,7 @@ class SpiFlashUBoot(threading.Thread):
     - `reset`: the board resets in the middle of the command (a watchdog): banner, autoboot line, a new prompt
       when a key is typed, the flash no longer probed;
     - `garble`: the command runs, but line noise garbles the prompt after it (`=\\xa7\\xfe> `);
+    - `garble-twice`: so does it, and the answer to the first Ctrl-C after it too;
     - `hang`: the command runs, the prompt after it is garbled, and the board answers nothing until a power-cycle.
     - `dead-probe`: from then on, `sf probe` finds no flash (`Failed to initialize SPI flash at 0:0 (error -19)`)."""
 
@@ -60,6 +61,7 @@ class SpiFlashUBoot(threading.Thread):
         self.cycles = 0
         self.probed = False
         self.dead_probe = False
+        self.garble_ctrl_c = 0  # how many answers to Ctrl-C come garbled
         self.stop = threading.Event()
         self.power = threading.Event()
         self.inbuf = b""
@@ -117,7 +119,11 @@ class SpiFlashUBoot(threading.Thread):
             if line is None:
                 return
             if line == "^C":
-                self.say("<INTERRUPT>\n=> ")
+                if self.garble_ctrl_c:
+                    self.garble_ctrl_c -= 1
+                    self.say(b"<INT\xa7ERRUPT>\r\n=\xa7\xfe> ")
+                else:
+                    self.say("<INTERRUPT>\n=> ")
                 continue
             self.typed.append(line)
             trouble = self.trouble.pop(len(self.typed), "")
@@ -129,6 +135,8 @@ class SpiFlashUBoot(threading.Thread):
                     return
                 continue
             self.say(self.answer(line))
+            if trouble == "garble-twice":
+                trouble, self.garble_ctrl_c = "garble", 1
             if trouble in ("garble", "hang"):
                 self.say(b"=\xa7\xfe> ")
                 if trouble == "hang":
@@ -257,6 +265,14 @@ def test_a_garbled_prompt_is_resynced_with_ctrl_c_and_the_flash_stays_probed(rig
     assert set(m.values) == {c.id for c in crits}, m.missing
     assert typed_probes(sb) == [1] and sb.cycles == 1  # the same U-Boot: its probe still holds
     assert sb.typed[1] == sb.typed[2] and "sf update" in sb.typed[1]  # the write ran again
+    assert any("U-Boot answered Ctrl-C at its prompt" in s for s in said), said
+
+
+def test_a_garbled_answer_to_ctrl_c_gets_another_ctrl_c(rig):
+    _board, sb, said, ctx, crits = rig({7: "garble-twice"})
+    m = measure(ctx, crits)
+    assert set(m.values) == {c.id for c in crits}, m.missing
+    assert typed_probes(sb) == [1] and sb.cycles == 1 and sb.typed[6] == sb.typed[7]
     assert any("U-Boot answered Ctrl-C at its prompt" in s for s in said), said
 
 

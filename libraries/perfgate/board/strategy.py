@@ -240,7 +240,7 @@ class Board:
         except ConsoleTimeout as e:
             self.state = "unknown"
             try:
-                self.uboot_driver.resync(since, min(limit, self.timeouts.of(5.0)))
+                self.uboot_driver.resync(since, min(limit, 2.0))  # U-Boot answers Ctrl-C at once
             except UBootRestarted as again:
                 self._fresh_uboot()
                 if retry:

@@ -21,6 +21,10 @@ def garbage_note(text: str) -> str:
     return f"; the console shows {bad} undecodable bytes (line noise or a wrong baud rate?)" if bad >= 3 else ""
 
 
+# what U-Boot's command line prints for a Ctrl-C typed at its prompt (common/cli_simple.c), before a new prompt
+INTERRUPTED = "<INTERRUPT>"
+
+
 class UBootRestarted(AssertionError):
     """U-Boot started again (its autoboot line showed) while the gate waited for its prompt; the driver stopped
     the autoboot again, so U-Boot is at a fresh prompt: nothing typed before counts any more."""
@@ -76,18 +80,23 @@ class UBootDriver:
         first = text.find("\n")
         return text[first + 1 :] if first >= 0 else ""
 
-    def resync(self, since: int, timeout: float) -> None:
+    def resync(self, since: int, timeout: float, tries: int = 3) -> None:
         """After a prompt that never came (line noise garbled it, or the command is still busy): type Ctrl-C, as a
-        person at the console would, and wait for U-Boot's next prompt (`<INTERRUPT>` and a prompt when it sits at
-        its prompt). ConsoleTimeout when U-Boot does not answer; UBootRestarted when the console since `since`
-        shows that it started again (a Ctrl-C stops an autoboot countdown too)."""
-        after = self.console.mark()
-        self.console.write("\x03")  # no line end: an empty line would repeat U-Boot's last (repeatable) command
-        try:
-            self.console.expect(self.traits.uboot_prompt_re(), timeout, what="the U-Boot prompt after Ctrl-C",
-                                since=after)  # fmt: skip
-        except ConsoleTimeout as e:
-            raise ConsoleTimeout(f"U-Boot did not answer Ctrl-C within {timeout:g} s: {e}") from None
+        person at the console would, and wait for U-Boot's answer: `<INTERRUPT>` and a new prompt when it sits at
+        its prompt (either one will do: noise may garble the other); up to `tries` times, `timeout` s each.
+        ConsoleTimeout when U-Boot does not answer; UBootRestarted when the console since `since` shows that it
+        started again (a Ctrl-C stops an autoboot countdown too)."""
+        answers = [self.traits.uboot_prompt_re(), INTERRUPTED]
+        for _ in range(tries):
+            after = self.console.mark()
+            self.console.write("\x03")  # no line end: an empty line would repeat U-Boot's last (repeatable) command
+            try:
+                self.console.expect(answers, timeout, what="U-Boot's answer to Ctrl-C", since=after)
+                break
+            except ConsoleTimeout as e:
+                last = e
+        else:
+            raise ConsoleTimeout(f"U-Boot did not answer Ctrl-C ({tries} times, {timeout:g} s each): {last}")
         self.console.quiet(0.2, 2.0)  # a late prompt of the busy command must not answer the next one
         self.console.consume()
         started = self.traits.autoboot_re().search(self.console.text(since))
