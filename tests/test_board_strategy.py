@@ -298,14 +298,14 @@ def test_uboot_hang_times_out_with_a_clear_message(rig):
 
 def test_a_garbled_autoboot_line_does_not_fail_a_boot_to_the_shell(rig):
     """Line noise in the autoboot line: the gate that only lets U-Boot autoboot sees the kernel start and goes on,
-    at the first power-on, and says why; catching U-Boot at its prompt still needs the line."""
+    at the first power-on, and says why."""
     board, sb = rig(fault="garbled-autoboot")
     said: list[str] = []
     board.log = said.append
     board.transition("shell")
     assert board.state == "shell" and sb.cycles == 1
     assert any("autoboot line did not show, but the kernel started (`Starting kernel ...`)" in s for s in said), said
-    assert not board.uboot_seen  # the U-Boot suites do not count on a line the gate never read
+    assert board.uboot_seen  # U-Boot ran (it loaded the kernel): the U-Boot suites still try to catch it
 
 
 def test_console_failure_patterns_and_timeouts_on_a_real_pty(tmp_path):

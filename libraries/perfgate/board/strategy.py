@@ -180,8 +180,8 @@ class Board:
     def wait_autoboot(self, since: int, booting: bool = False) -> bool:
         """Wait for the autoboot line (nothing to wait for on a board that prints none: Falcon mode, an SBL).
         `booting`: the board is left to autoboot, so its kernel starting ends the wait too (the autoboot line was
-        garbled by line noise: the board still boots, and the boot is not failed for a line nobody needs).
-        True when the autoboot line showed."""
+        garbled by line noise: the board still boots, and the boot is not failed for a line nobody needs; the
+        U-Boot suites still try to catch U-Boot). True when the autoboot line showed."""
         if self.traits.has_uboot:
             manual = isinstance(self.power, ManualPower)  # the operator may take a while to press the switch
             silence = None if manual else self.timeouts.silence
@@ -190,9 +190,8 @@ class Board:
                 noise = garbage_note(self.console.text(since, m.start))
                 self.log(f"U-Boot's autoboot line did not show, but the kernel started (`{m.text}`){noise}: "
                          "going on with the boot")  # fmt: skip
-                return False
-            self.uboot_seen = True
-            return True
+            self.uboot_seen = True  # U-Boot ran (it loaded the kernel); only its line was lost
+            return m.index == 0
         return False
 
     def stop_autoboot(self, since: int) -> None:

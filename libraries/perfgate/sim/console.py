@@ -21,7 +21,11 @@ from collections.abc import Callable
 
 CHUNK = 256  # bytes written at once (a UART FIFO's worth, roughly)
 PROBE_S = 0.1  # how often to look for a listener while nobody has the port open
-GARBAGE_P = 0.2  # chance that a chunk carries line noise (fault `garbage`)
+# Line noise (fault `garbage`): before any byte on the wire, a burst of 1-8 random bytes with this chance (one
+# burst in about 1280 bytes). The line does not know how the board's software batches its writes: a chance per
+# chunk (as before) hit a 1-byte echo or a 3-byte `=> ` prompt as often as a 256-byte block, so the gate's
+# typed commands came back with a burst in every fifth character, which no real line does.
+GARBAGE_PER_BYTE = 0.2 / CHUNK
 
 _BARE_LF = re.compile(r"(?<!\r)\n")
 
@@ -85,16 +89,19 @@ class Console:
             self._wake.clear()
             while self._queue:
                 chunk = self._queue.popleft()
-                if self.garbage and self.rng.random() < GARBAGE_P:
+                if self.garbage:
                     chunk = self._noisy(chunk)
                 self._send(chunk)
                 await asyncio.sleep(len(chunk) / self.rate)
             self._idle.set()
 
     def _noisy(self, chunk: bytes) -> bytes:
-        at = self.rng.randrange(len(chunk) + 1)
-        noise = bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 8)))
-        return chunk[:at] + noise + chunk[at:]
+        out = bytearray()
+        for byte in chunk:
+            if self.rng.random() < GARBAGE_PER_BYTE:
+                out += bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 8)))
+            out.append(byte)
+        return bytes(out)
 
     def _send(self, chunk: bytes) -> None:
         if not self.listening:
