@@ -55,6 +55,8 @@ def test_uboot_suites_survive_garbage_on_the_line(tmp_path):
         if status != "PASS":
             assert "not measured" in message and ("not recognised" in message or "undecodable" in message), message
     assert r["seconds"] < 120
+    raw = next((r["results"] / "virtual" / "j721e_idk_gw").glob("*/serial.log")).read_bytes()
+    assert [b for b in raw if b >= 0x7F or (b < 0x20 and b not in b"\r\n\b\t")], "no line noise on the line"
 
 
 def test_degraded_numbers_fail_and_only_them(tmp_path):
