@@ -32,6 +32,13 @@ def test_uboot_boot_login_and_ssh_on_the_qemu_board(tmp_path):
                       log=lambda m: None)  # fmt: skip
             b.transition("uboot")
             assert "U-Boot 2023.01" in b.uboot_command("version")
+            # a lost prompt is resynced with Ctrl-C: the real U-Boot answers it at its prompt, in the same session
+            since = console.mark()
+            b.uboot_driver.resync(since, 2.0)
+            assert b.uboot_session == 1 and "Hit any key" not in console.text(since)
+            # a setup runs once per U-Boot session
+            assert b.uboot_command("printenv pg_setup", setup=("setenv pg_setup yes",)).strip() == "pg_setup=yes"
+            assert "setenv pg_setup yes" in b.uboot_ran
             b.transition("shell")  # boot from the prompt, log in, address, SSH
             out, status = b.run("uname -m", 30)
             assert status == 0 and out.strip() == "aarch64"
@@ -46,4 +53,6 @@ def test_uboot_boot_login_and_ssh_on_the_qemu_board(tmp_path):
             console.close()
     finally:
         launcher.stop()
-    assert "Hit any key to stop autoboot" in (tmp_path / "serial.log").read_text(errors="replace")
+    transcript = (tmp_path / "serial.log").read_text(errors="replace")
+    assert "Hit any key to stop autoboot" in transcript
+    assert "=> <INTERRUPT>\n=> " in transcript.replace("\r", "")  # the real U-Boot's answer to Ctrl-C

@@ -21,7 +21,8 @@ def garbage_note(text: str) -> str:
     return f"; the console shows {bad} undecodable bytes (line noise or a wrong baud rate?)" if bad >= 3 else ""
 
 
-# what U-Boot's command line prints for a Ctrl-C typed at its prompt (common/cli_simple.c), before a new prompt
+# what U-Boot's command line prints for a Ctrl-C typed at its prompt, before a new prompt (`=> <INTERRUPT>`: seen on
+# Debian's U-Boot 2023.01 in the QEMU board, tests/test_board_qemu.py)
 INTERRUPTED = "<INTERRUPT>"
 
 
