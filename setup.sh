@@ -3,6 +3,8 @@
 # requirements, and (with --qemu) the QEMU arm64 virtual board image under build/qemu/.
 set -euo pipefail
 cd "$(dirname "$0")"
+# the image build uses mkfs.ext4 and friends, which Debian keeps in /usr/sbin and /sbin (not on a plain user's PATH)
+export PATH="$PATH:/usr/sbin:/sbin"
 
 APT_PACKAGES=(
   # virtual boards: QEMU arm64 behind Debian's U-Boot, the image's contents, serial plumbing
