@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -290,8 +291,10 @@ def _disk(m: recipe.Machine, dest: Path) -> None:
         f.truncate(max(m.disk_mb, 1) * 1024 * 1024)
     if not m.disk_mb:
         return
-    p = subprocess.run(["mkfs." + m.disk_fs, "-q", "-F", "-L", "perfgate", str(dest)], capture_output=True, text=True,
-                       check=False)  # fmt: skip
+    tool = shutil.which("mkfs." + m.disk_fs, path=f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin")
+    if tool is None:  # Debian keeps mkfs in /usr/sbin, which a plain user's PATH lacks
+        raise BuildError(f"mkfs.{m.disk_fs} not found on PATH, /usr/sbin or /sbin (install e2fsprogs)", dest)
+    p = subprocess.run([tool, "-q", "-F", "-L", "perfgate", str(dest)], capture_output=True, text=True, check=False)
     if p.returncode != 0:
         raise BuildError(f"mkfs.{m.disk_fs} failed: {p.stderr.strip()} (install e2fsprogs)", dest)
 
