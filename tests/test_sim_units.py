@@ -173,6 +173,21 @@ def test_uboot_time_reproduces_the_published_kbps() -> None:
     assert "\ntime: 0.192 seconds\n" in text  # 32768 KB / 170666.67 KB/s: the guide's own example
 
 
+def test_an_sd_card_on_mmc_0_of_a_board_without_emmc_is_the_sd_card() -> None:
+    """AM437x GP EVM (variables/boards/am43xx_gpevm.yaml): the SD card is mmc 0 and there is no eMMC. The
+    defaults' `emmc: {dev: 0}` made the sim's mmc 0 an eMMC at DEFAULT_KBPS: fatwrite printed 63 MB/s against
+    a published 14236 KB/s, which only warned, and a degraded SD card would not have shown."""
+    d = data_mod.load("am43xx_gpevm", faults.parse(""), release="11.02")
+    assert (d.mmc_medium(0), d.mmc_medium(1)) == ("mmcsd", None)
+    said: list[str] = []
+    uboot.UBoot.saved_env = None
+    ub = uboot.UBoot(d, said.append, 1000.0, random.Random(2), spread.Spread(0.0, 0.0))
+    asyncio.run(ub.execute("mmc dev 0; mmc rescan; fatwrite mmc 0:1 ${loadaddr} perfgate.bin 400000"))
+    assert "4194304 bytes written in 288 ms" in "".join(said)  # 4096 KB / 14236.33 KB/s (linux-11.02-am437x.rst)
+    k3 = board_data([crit("uboot_emmc", "2000000", "Write Throughput", 59470.05)])  # defaults: eMMC 0, SD 1
+    assert (k3.mmc_medium(0), k3.mmc_medium(1)) == ("emmc", "mmcsd")
+
+
 def test_uboot_environment_and_boot_arguments() -> None:
     ub, said = uboot_session([])
     asyncio.run(ub.execute("setenv optargs init=/bin/sh && printenv optargs"))

@@ -103,14 +103,17 @@ class BoardData:
         return bool(self.profile.get("network", True))
 
     def mmc_medium(self, dev: int) -> str | None:
-        """Which medium `mmc dev <dev>` is: from profile uboot_storage.<medium>.dev, else eMMC 0 and SD 1."""
-        storage = self.profile.get("uboot_storage") or {}
-        for medium in ("emmc", "mmcsd"):
-            conf = storage.get(medium) or {}
-            if isinstance(conf, dict) and "dev" in conf and int(conf["dev"]) == dev:
-                return medium
+        """Which medium `mmc dev <dev>` is: from profile uboot_storage.<medium>.dev, else eMMC 0 and SD 1.
+        A board without eMMC has none at any dev: the defaults' `emmc: {dev: 0}` must not turn the SD card of
+        a board that has it on mmc 0 (AM437x GP EVM) into an eMMC at the default eMMC speed."""
         has = set(self.profile.get("has") or [])
         has_emmc = "emmc" in has or any(c.suite in ("uboot_emmc", "emmc") for c in self.criteria)
+        storage = self.profile.get("uboot_storage") or {}
+        devs = {m: int(c["dev"]) for m in ("emmc", "mmcsd") if isinstance(c := storage.get(m), dict) and "dev" in c}
+        if not has_emmc:
+            devs.pop("emmc", None)
+        if devs:
+            return next((m for m, d in devs.items() if d == dev), None)
         if has_emmc:
             return {0: "emmc", 1: "mmcsd"}.get(dev)
         return {0: "mmcsd"}.get(dev)
