@@ -127,6 +127,23 @@ def test_whetstone_runs_enough_loops_that_a_10_percent_slowdown_shows() -> None:
     assert mips[9000.0] < mips[10000.0] * 0.95, mips
 
 
+def test_dhrystone_runs_enough_that_a_10_percent_slowdown_shows() -> None:
+    """variables/workloads/dhrystone.yaml: at its runs, whole-second timing tells 20000000 per second (the fastest
+    published) from 18000000; at TI's 40000000 runs both last about 2 s."""
+    from perfgate.sim.tools import dhrystone as sim_dhrystone
+    from perfgate.tools import dhrystone as parse_dhrystone
+
+    conf = load_mapping(paths.variables() / "workloads" / "dhrystone.yaml")["dhrystone"]
+    assert sim_dhrystone.runs_of(f"dhrystone {conf['runs']} 2000") == conf["runs"]
+    for runs in (conf["runs"], 40_000_000):
+        dps = {}
+        for published in (20_000_000.0, 18_000_000.0):
+            out = sim_dhrystone.render(f"dhrystone {runs} 2000", {sim_dhrystone.KEY_DPS: published}, random.Random(0))
+            dps[published] = parse_dhrystone.parse(out)[sim_dhrystone.KEY_DPS]
+        whole_seconds = [runs / round(runs / d) for d in dps.values()]  # what time()'s resolution makes of it
+        assert (whole_seconds[1] < whole_seconds[0] * 0.95) == (runs == conf["runs"]), (runs, whole_seconds)
+
+
 def test_missing_tool_makes_its_criteria_unavailable() -> None:
     crits, m, _ = measure("am62xx_sk", "stream", faults="missing-tool:stream")
     assert set(m.unavailable) == {c.id for c in crits}
