@@ -16,8 +16,9 @@ import pytest
 from perfgate.board.console import Console, ConsoleLost, ConsoleTimeout
 
 
-def tcp_board(script: list[tuple[float, bytes]]) -> tuple[int, threading.Thread]:
-    """A TCP server that sends `script` (delay, bytes) to the first client and echoes what it receives."""
+def tcp_board(script: list[tuple[float, bytes]], echo: bool = True) -> tuple[int, threading.Thread]:
+    """A TCP server that sends `script` (delay, bytes) to the first client and echoes what it receives for 3 s
+    (echo=False: hangs up as soon as the script is sent)."""
     srv = socket.socket()
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind(("127.0.0.1", 0))
@@ -31,7 +32,7 @@ def tcp_board(script: list[tuple[float, bytes]]) -> tuple[int, threading.Thread]
         for delay, data in script:
             time.sleep(delay)
             conn.sendall(data)
-        end = time.monotonic() + 3
+        end = time.monotonic() + (3 if echo else 0)
         while time.monotonic() < end:
             try:
                 got = conn.recv(100)
@@ -143,20 +144,8 @@ def test_rfc2217_console_through_ser2net(tmp_path):
 def test_what_a_board_printed_before_hanging_up_is_kept():
     """A board (or ser2net) that prints and closes at once: pyserial's socket:// read raises on the hang-up and drops
     the bytes it read in the same call, so the console must never ask it for more than is waiting."""
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(1)
-    port = srv.getsockname()[1]
-
-    def serve() -> None:
-        conn, _ = srv.accept()
-        srv.close()
-        time.sleep(0.3)  # after the gate attached (pyserial's socket:// open() discards what arrives while it connects)
-        conn.sendall(b"U-Boot SPL 2025.01\r\nlast words\r\n")
-        conn.close()
-
-    t = threading.Thread(target=serve, daemon=True)
-    t.start()
+    # printed after the gate attached (pyserial's socket:// open() discards what arrives while it connects)
+    port, t = tcp_board([(0.3, b"U-Boot SPL 2025.01\r\nlast words\r\n")], echo=False)
     c = Console(f"socket://127.0.0.1:{port}", 115200)
     c.open()
     try:
