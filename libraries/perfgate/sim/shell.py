@@ -462,27 +462,28 @@ async def _nproc(s: Session, args: list[str], out: _Out, stdin: str | None) -> i
     return 0
 
 
-@builtin("ip")
-async def _ip(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
-    text, err, status = sim_interfaces.ip(args, s.board.data.profile, s.board.data.lab)
+async def _interface_tool(answer: tuple[str, str, int], out: _Out) -> int:
+    """Write what sim.interfaces answered for `ip` or `ethtool` (stdout, stderr, exit status)."""
+    text, err, status = answer
     if text:
         await out.write(text)
     if err:
         await out.write(err, True)
     return status
+
+
+@builtin("ip")
+async def _ip(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
+    return await _interface_tool(sim_interfaces.ip(args, s.board.data.profile, s.board.data.lab), out)
 
 
 @builtin("ethtool")
 async def _ethtool(s: Session, args: list[str], out: _Out, stdin: str | None) -> int:
-    text, err, status = sim_interfaces.ethtool(args, s.board.data.profile, s.board.data.lab)
-    if status < 0:  # only `ethtool -i` is answered on its own (pacing runs inside an answered command line)
+    answer = sim_interfaces.ethtool(args, s.board.data.profile, s.board.data.lab)
+    if answer[2] < 0:  # only `ethtool -i` is answered on its own (pacing runs inside an answered command line)
         await out.write("sh: ethtool: not found\n", True)
         return 127
-    if text:
-        await out.write(text)
-    if err:
-        await out.write(err, True)
-    return status
+    return await _interface_tool(answer, out)
 
 
 @builtin("sleep")
