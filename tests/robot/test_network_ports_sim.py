@@ -18,12 +18,17 @@ ICSSG = ("--prerunmodifier", "perfgate.robot.expand.Criteria", "--include", f"{B
 
 
 def test_icssg_tables_pass_on_the_simulated_icssg_port(tmp_path: Path) -> None:
-    """All 34 measured on the ICSSG port; one ICSSG number degraded 30 % on the board (-v FAULTS) fails exactly its
-    own test, so the ICSSG verdicts come from the ICSSG runs (not from the CPSW port's numbers)."""
+    """All 34 measured on the ICSSG port; one ICSSG number degraded 50 % on the board (-v FAULTS) fails exactly its
+    own test, so the ICSSG verdicts come from the ICSSG runs (not from the CPSW port's numbers).
+
+    50 %, not 30 %: in one run the gate fails a number only 3 standard errors (network noise 5 %) beyond its 15 %
+    tolerance, i.e. below 0.85 x exp(-0.15) = 73 % of published. At 30 % the sim's 2 % spread put the value above
+    that about once in 70 runs (a CI run read 799.6 of 1073.37: inconclusive, passed by INCONCLUSIVE:pass); at 50 %
+    the value would have to stray 19 standard deviations."""
     crits = [c for c in criteria.load(BOARD, "ethernet", release=RELEASE) if "ICSSG" in c.table]
     target = next(c for c in crits if c.table == "ICSSG TCP Bidirectional Throughput" and "THROUGHPUT" in c.metric)
     r = run_gate(tmp_path, BOARD, ["ethernet"], timeout=300, options=ICSSG, RELEASE=RELEASE, REPEAT="1",
-                 FAULTS=f"degrade:{target.id}:30")  # fmt: skip
+                 FAULTS=f"degrade:{target.id}:50")  # fmt: skip
     names = {c.name for c in crits}
     assert len(names) == 34
     tests = {n.split("Ethernet.", 1)[1]: v for n, v in r["tests"].items()}
