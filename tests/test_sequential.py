@@ -12,6 +12,7 @@ from perfgate import criteria, sequential
 from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.tolerance import Tolerance
+from perfgate.verdict import judge
 
 TEN = Tolerance(0.10)
 NOISE = sequential.Noise(0.05, "test")
@@ -71,13 +72,16 @@ def test_lower_is_better_and_no_noise() -> None:
 
 
 def test_a_short_tail_latency_run_is_inconclusive_unless_it_already_fails() -> None:
-    rt = crit(100, "lower")
-    ok = sequential.decide(rt, [60.0], TEN, sequential.Noise(0.01, "x"), 2.0, True)
-    short = sequential.run_length(ok, 60, 3600)
-    assert short.verdict == sequential.INCONCLUSIVE and "ran 60 s of the guide's 3600 s" in short.reason
-    assert sequential.run_length(ok, 3600, 3600).verdict == sequential.PASS
-    bad = sequential.decide(rt, [150.0], TEN, sequential.Noise(0.01, "x"), 2.0, True)
-    assert sequential.run_length(bad, 60, 3600).verdict == sequential.FAIL
+    rt, short, full = crit(100, "lower"), sequential.RunLength(60, 3600), sequential.RunLength(3600, 3600)
+    assert "ran 60 s of the guide's 3600 s" in (sequential.short_run(short, fails=False) or "")
+    assert sequential.short_run(full, fails=False) is None
+    assert sequential.short_run(short, fails=True) is None
+    assert sequential.short_run(None, fails=False) is None
+    ok, bad = judge(rt, 60.0, TEN), judge(rt, 150.0, TEN)
+    assert sequential.with_run_length(ok, rt, TEN, short).verdict == sequential.INCONCLUSIVE
+    assert sequential.with_run_length(ok, rt, TEN, full).verdict == ok.verdict == "warn"  # 40 % better than published
+    assert "ran 3600 s (1 h) of the guide's" in sequential.with_run_length(ok, rt, TEN, full).message
+    assert sequential.with_run_length(bad, rt, TEN, short).verdict == sequential.FAIL
 
 
 def test_bad_noise_file_names_file_key_and_line(tmp_path: Path) -> None:

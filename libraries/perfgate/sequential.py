@@ -226,28 +226,23 @@ def length(value: float, unit: str) -> str:
     return text
 
 
-def run_length(decision: Decision, ran: float | None, guide: float | None, unit: str = "s", slack: float = 0.0,
-               detail: str = "") -> Decision:  # fmt: skip
-    """A tail-latency criterion run shorter than the guide's: inconclusive unless its maximum already fails."""
-    if ran is None or guide is None or decision.verdict == FAIL or decision.margin < 0:
-        return decision
-    run = RunLength(ran, guide, unit, slack, detail)
-    if not run.short:
-        return decision
-    why = (f"{run.describe()}: a shorter run can only see a smaller maximum and fewer overflows, so "
-           f"{decision.value:.6g} within the threshold proves nothing")  # fmt: skip
-    return Decision(INCONCLUSIVE, decision.value, decision.runs, decision.margin, decision.z, why)
+def short_run(run: RunLength | None, fails: bool) -> str | None:
+    """Why a tail-latency criterion is inconclusive for its run length, None when it is not: a run shorter than the
+    guide's can only have seen a smaller maximum, so it decides only when what it saw already fails."""
+    if run is None or fails or not run.short:
+        return None
+    return (f"{run.describe()}: a shorter run can only see a smaller maximum and fewer overflows, so a value "
+            "within the threshold proves nothing")  # fmt: skip
 
 
 def with_run_length(j: Judgement, c: Criterion, tol: Tolerance, run: RunLength | None) -> Judgement:
     """A judgement of a tail-latency criterion with its run length: the message gives the run's length beside the
-    guide's, and a pass (or a better-than-published warn) from a shorter run is inconclusive (`run_length`)."""
+    guide's, and a pass (or a better-than-published warn) from a shorter run is inconclusive (`short_run`)."""
     if run is None or j.measured is None:
         return j
-    seen = Decision(FAIL if j.verdict == FAIL else PASS, j.measured, 1, margin(c, j.measured, tol), math.inf)
-    d = run_length(seen, run.ran, run.guide, run.unit, run.slack, run.detail)
-    if d.verdict == INCONCLUSIVE:
-        return replace(j, verdict=INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {d.reason}")
+    why = short_run(run, j.verdict == FAIL or margin(c, j.measured, tol) < 0)
+    if why:
+        return replace(j, verdict=INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {why}")
     return replace(j, message=f"{j.message}; {run.describe()}")
 
 
