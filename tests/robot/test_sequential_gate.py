@@ -57,11 +57,14 @@ def test_repeat_is_a_maximum(tmp_path: Path) -> None:
 
 def test_aggregate_median_is_the_default_and_best_is_chosen_by_name(tmp_path: Path) -> None:
     """The judged value is the median of the runs by default; AGGREGATE:best takes the best of them (and leaves the
-    sequential rule out of the verdict: a best-of-N value has no noise model)."""
+    sequential rule out of the verdict: a best-of-N value has no noise model, which the console and run.json say)."""
     _r, _meta, entries = _run(tmp_path / "median", INCONCLUSIVE="pass")
     triad = next(e for e in entries if e["id"] == TRIAD)
     assert len(triad["samples"]) == 3 and triad["measured"] == sorted(triad["samples"])[1]
-    _r, _meta, entries = _run(tmp_path / "best", AGGREGATE="best", INCONCLUSIVE="fail")
+    assert "AGGREGATE:best" not in _r["stdout"] and "AGGREGATE:best" not in _meta["verdict_reason"]
+    r, meta, entries = _run(tmp_path / "best", AGGREGATE="best", INCONCLUSIVE="fail")
     triad = next(e for e in entries if e["id"] == TRIAD)
     assert len(triad["samples"]) == 3 and triad["measured"] == max(triad["samples"])
     assert triad["verdict"] == "pass"  # 8 % short of published, inside the 10 % tolerance
+    assert "AGGREGATE:best judges the best of its runs: the best of several runs has no noise model" in r["stdout"]
+    assert "(AGGREGATE:best judges the best of its runs, not the sequential verdict)" in meta["verdict_reason"]

@@ -200,12 +200,21 @@ def verdict_reason(meta: dict, entries: Iterable[dict], never_ran: list[str] | N
     lenient = meta.get("inconclusive") == "pass"
     failing = c["fail"] + c["not-measured"] + (0 if lenient else undecided)
     robot = meta.get("robot") if isinstance(meta.get("robot"), dict) else {}
-    said = f", {undecided} inconclusive" + (" (INCONCLUSIVE:pass: not failing the gate)" if lenient else "")
+    said = f", {undecided} inconclusive" if undecided else ""
+    said += " (INCONCLUSIVE:pass: not failing the gate)" if undecided and lenient else ""
+    said += f" ({BEST_OF}, not the sequential verdict)" if meta.get("aggregate") == "best" else ""
     if failing:
-        return f"{c['fail']} criteria failed, {c['not-measured']} not measured" + (said if undecided else "")
+        return f"{c['fail']} criteria failed, {c['not-measured']} not measured{said}"
     if robot.get("failed"):
         return f"Robot failed {robot['failed']} test(s)"
-    return f"{c['pass'] + c['warn'] + undecided} criteria judged, none failed" + (said if undecided else "")
+    return f"{c['pass'] + c['warn'] + undecided} criteria judged, none failed{said}"
+
+
+BEST_OF = "AGGREGATE:best judges the best of its runs"
+LENIENT_BEST = (
+    "the best of several runs has no noise model, so nothing reads inconclusive and a board that reaches its number "
+    "once passes; the default, AGGREGATE:median, is the sequential verdict"
+)
 
 
 def update_meta(run_dir: Path, updates: dict) -> dict:

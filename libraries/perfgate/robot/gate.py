@@ -257,6 +257,10 @@ class Gate:
         logger.console(f"perfgate: judged against {self.selection.describe()}: {', '.join(guides) or 'no guide'}")
         self._load_noise_history()
         self._warn_undecidable()
+        if self.aggregate == "best":
+            from perfgate.report.metrics import BEST_OF, LENIENT_BEST
+
+            logger.warn(f"perfgate: {BEST_OF}: {LENIENT_BEST}")
         return str(self.run_dir)
 
     def _load_noise_history(self) -> None:
