@@ -12,6 +12,7 @@ What this does not cover: the values are drawn with the sim's model in-process, 
 read back by the parsers over SSH (a full robot gate run per sample would take hours on this machine).
 
     python benchmarks/error_rates.py [--board am62xx_sk] [--runs 20] [--repeat 3] [--spread 1] [--seed 1]
+                                     [--boot-cycles 3]
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ def run_suite(crits: list[Criterion], truth: dict[str, Criterion], ctx: dict, rn
         runs += 1
         for c in crits:
             t = truth.get(c.id, c)
-            samples[c.id].append(values.draw(t.value, c.direction, rng, ctx["spread"].of(c)))
+            k = ctx["averaged"].get(c.id, 1)  # boot time: the mean of BOOT_CYCLES boots, each drawn apart
+            draws = [values.draw(t.value, c.direction, rng, ctx["spread"].of(c)) for _ in range(k)]
+            samples[c.id].append(sum(draws) / k)
         last = runs >= ctx["repeat"]
         z, z_fail = ctx["z"], ctx["z_fail"]
         out = {c.id: sequential.decide(c, samples[c.id], ctx["tol"][c.id], ctx["noise"][c.id], z, last, z_fail)
@@ -54,6 +57,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="REPEAT: the most runs of a workload (default 3)")
     ap.add_argument("--spread", type=float, default=1.0, help="SIM_SPREAD (default 1: the guides' own spread)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--boot-cycles", type=int, default=3, help="BOOT_CYCLES: boots averaged per boot-time value")
     ap.add_argument("--z-fail", type=float, help="z_fail (default: variables/noise.yaml's)")
     args = ap.parse_args()
     sel = criteria.select(args.board, None)
@@ -69,13 +73,14 @@ def main() -> int:
         "z": model.z,
         "z_fail": args.z_fail if args.z_fail is not None else model.z_fail,
         "tol": {c.id: policy.for_criterion(c) for c in crits},
-        "noise": {c.id: model.of(c) for c in crits},
+        "averaged": {c.id: args.boot_cycles for c in crits if c.suite == "boot_time"},
     }
+    ctx["noise"] = {c.id: sequential.averaged(model.of(c), ctx["averaged"].get(c.id, 1)) for c in crits}
     suites: dict[str, list[Criterion]] = defaultdict(list)
     for c in crits:
         suites[c.suite].append(c)
     rng = random.Random(args.seed)
-    guided = sum(ctx["noise"][c.id].source == "guide min/max" for c in crits)
+    guided = sum(ctx["noise"][c.id].source.startswith("guide min/max") for c in crits)
     print(f"board {args.board} release {sel.label}: {len(crits)} criteria in {len(suites)} suites "
           f"({guided} with the guide's min/max); REPEAT {args.repeat} (max), z {model.z:g}, z_fail {ctx['z_fail']:g}, "
           f"SIM_SPREAD {args.spread:g}")  # fmt: skip

@@ -32,6 +32,10 @@ def test_boot_suite_am62xx_lp_sk_passes_one_test_per_published_number(tmp_path):
     assert "LAB=sim: simulated board, not hardware" in r["stdout"]
     runs = list((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/metrics.json"))
     assert runs, "no metrics.json"
+    entries = json.loads(runs[0].read_text())
+    entries = entries if isinstance(entries, list) else entries.get("criteria", entries.get("entries", []))
+    noise = [e["noise"] for e in entries if e.get("samples")]
+    assert len(noise) == 3 and all(n["source"].endswith("for one run, over the mean of 2") for n in noise), noise
     serial = list((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/serial.log"))
     assert serial and "Starting kernel" in serial[0].read_text(errors="replace")
     raw = list((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/raw/boot_time/boot-init_sh-*.txt"))
@@ -87,3 +91,18 @@ def test_run_json_says_virtual(tmp_path):
     run = next((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/run.json"))
     meta = json.loads(run.read_text())
     assert meta.get("virtual") is True and meta.get("lab") == "sim", meta
+
+
+def test_the_guides_20_boot_cycles_decide_what_3_cannot(tmp_path):
+    """am62xx_sk 12.00.00 prints boot time 18.15 s (min 17.32, max 36.26) over 20 boot cycles: one boot's noise,
+    26 %, is wide against the 15 % tolerance. The gate judges the mean of BOOT_CYCLES boots, whose noise is one
+    boot's over sqrt(cycles): at 3 cycles the criterion is undecidable even at its published value (said when the run
+    opens, inconclusive at the end); at the guide's 20 it passes."""
+    warned = "cannot be decided in REPEAT:3 runs even at their published value"
+    r = run_gate(tmp_path / "3", "am62xx_sk", ["boot_time"], RELEASE="12.00.00", BOOT_CYCLES="3", INCONCLUSIVE="fail")
+    [(status, message)] = r["tests"].values()
+    assert status == "FAIL" and "INCONCLUSIVE: undecided after 3 runs" in message, message
+    assert "26.1% for one run, over the mean of 3" in message and warned in r["stdout"]
+    r = run_gate(tmp_path / "20", "am62xx_sk", ["boot_time"], RELEASE="12.00.00", BOOT_CYCLES="20", INCONCLUSIVE="fail")
+    [(status, message)] = r["tests"].values()
+    assert status == "PASS" and r["rc"] == 0 and warned not in r["stdout"], message

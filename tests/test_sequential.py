@@ -136,3 +136,19 @@ def test_history_noise_is_read_from_the_boards_passing_hardware_runs(tmp_path: P
     values = history.measured_values(path)
     assert values == {"b.s.t.r.m": [100.0, 104.0, 96.0]}  # failing, faulted and unfinished runs are not noise
     assert sequential.load().of(crit(), values["b.s.t.r.m"]).sd == pytest.approx(0.04)
+
+
+def test_a_value_averaged_over_runs_has_the_noise_of_their_mean() -> None:
+    """Boot time: each value is the mean of BOOT_CYCLES boots, so its noise is one boot's over sqrt(cycles); a
+    history's values are such means already and keep theirs."""
+    boot = crit(10, "lower")
+    one = sequential.Noise(0.04, "class boot-time")
+    twenty = sequential.averaged(one, 20)
+    assert twenty.sd == pytest.approx(0.04 / math.sqrt(20))
+    assert twenty.source == "class boot-time: 4.0% for one run, over the mean of 20"
+    assert sequential.averaged(one, 1) is one
+    past = sequential.Noise(0.01, "history (5 runs)")
+    assert sequential.averaged(past, 20) is past
+    # 10.6 s against 10 s published, 10 % tolerance: one boot's noise cannot decide it in one run, the mean of 20 can
+    assert sequential.decide(boot, [10.6], TEN, one, 2.0, last=False).verdict == sequential.MORE
+    assert sequential.decide(boot, [10.6], TEN, twenty, 2.0, last=False).verdict == sequential.PASS

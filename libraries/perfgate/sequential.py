@@ -95,6 +95,16 @@ class NoiseModel:
         return Noise(self.default, "default")
 
 
+def averaged(noise: Noise, runs: int) -> Noise:
+    """The noise of a value that is itself the mean of `runs` independent runs (boot time: BOOT_CYCLES boots): one
+    run's noise over sqrt(runs). Not for noise read from the board's history, whose values are such means already."""
+    if runs <= 1 or noise.source.startswith("history"):
+        return noise
+    return Noise(
+        noise.sd / math.sqrt(runs), f"{noise.source}: {noise.sd * 100:.1f}% for one run, over the mean of {runs}"
+    )
+
+
 def data_path() -> Path:
     return paths.variables() / "noise.yaml"
 

@@ -277,9 +277,13 @@ class Gate:
         guide's own spread is wider than the tolerance): they will be inconclusive, whatever the board does."""
         assert self.policy is not None
         stuck: dict[str, int] = {}
+        averaged: dict[str, int] = {}
         for c in self.selection.criteria:
+            if c.suite not in averaged:
+                averaged[c.suite] = self._averaged_over(c.suite)
             chosen = c.suite in self._selected or not self._selected
-            if chosen and self._decision(c, [c.value] * self.repeat, True).verdict == sequential.INCONCLUSIVE:
+            at_value = self._decision(c, [c.value] * self.repeat, True, averaged[c.suite])
+            if chosen and at_value.verdict == sequential.INCONCLUSIVE:
                 stuck[c.suite] = stuck.get(c.suite, 0) + 1
         if stuck:
             suites = ", ".join(f"{s} {n}" for s, n in sorted(stuck.items(), key=lambda x: -x[1]))
@@ -287,9 +291,18 @@ class Gate:
                 f"perfgate: {sum(stuck.values())} criteria cannot be decided in REPEAT:{self.repeat} runs even at "
                 f"their published value, their noise (the guide's own min/max, else history or variables/noise.yaml) "
                 f"being wide against their tolerance ({suites}); they will read inconclusive"
-                f"{' and fail the gate' if self.inconclusive == 'fail' else ''}: raise REPEAT, or widen their "
-                f"tolerance in variables/tolerances.yaml, or -v INCONCLUSIVE:pass"
+                f"{' and fail the gate' if self.inconclusive == 'fail' else ''}: raise REPEAT (boot time: "
+                f"BOOT_CYCLES), or widen their tolerance in variables/tolerances.yaml, or -v INCONCLUSIVE:pass"
             )
+
+    @staticmethod
+    def _averaged_over(suite: str) -> int:
+        """How many runs each value of the suite's workload is the mean of (boot time: BOOT_CYCLES), 1 if none."""
+        try:
+            name, default = import_module(f"perfgate.workloads.{suite}").WORKLOAD.averaged_over
+        except (ImportError, AttributeError):
+            return 1
+        return runvars.whole(name, _var(name), default) if name else 1
 
     @keyword
     def gate_is_open(self) -> bool:
@@ -378,6 +391,7 @@ class Gate:
             result.measured.unavailable.update(m.unavailable)
             result.measured.tools.update(m.tools)
             result.measured.add_lengths(m.lengths)  # a tail-latency criterion: the shortest run counts
+            result.measured.add_averaged(m.averaged)  # boot time: each value the mean of BOOT_CYCLES boots
             if i + 1 < self.repeat and not self._undecided(result):
                 break
         for cid, values in result.samples.items():
@@ -619,6 +633,7 @@ class Gate:
             "tool": suite.measured.tools.get(c.id, "") if suite else "",
             "evidence": [os.path.relpath(f, self.run_dir) for f in evidence],
             "samples": suite.samples.get(c.id, []) if suite else [],
+            **self._noise_entry(c, suite),
             **_run_length(suite.measured.lengths.get(c.id) if suite else None),
             "test": result.id,
             "test_name": result.full_name,
@@ -627,6 +642,13 @@ class Gate:
         if stopped:
             entry["never_ran"] = True
         self.recorder.record(entry)
+
+    def _noise_entry(self, c: Criterion, suite: _SuiteResult | None) -> dict:
+        """metrics.json's noise of a measured criterion: the relative sd per value its sequential verdict used."""
+        if suite is None or not suite.samples.get(c.id) or self.noise is None:
+            return {}
+        noise = self._noise(c, suite.measured.averaged.get(c.id, 1))
+        return {"noise": {"sd": round(noise.sd, 6), "source": noise.source}}
 
     def _id_in_body(self, data) -> str | None:
         for item in getattr(data, "body", ()):
@@ -785,9 +807,14 @@ class Gate:
             return statistics.median(values)
         return max(values) if c.direction == "higher" else min(values)
 
-    def _decision(self, c: Criterion, samples: list[float], last: bool) -> sequential.Decision:
+    def _noise(self, c: Criterion, averaged: int = 1) -> sequential.Noise:
+        """The criterion's noise per value: the guide's, its history's or its class's, over sqrt(runs averaged)."""
+        assert self.noise is not None
+        return sequential.averaged(self.noise.of(c, self.noise_history.get(c.id)), averaged)
+
+    def _decision(self, c: Criterion, samples: list[float], last: bool, averaged: int = 1) -> sequential.Decision:
         assert self.policy is not None and self.noise is not None
-        noise = self.noise.of(c, self.noise_history.get(c.id))
+        noise = self._noise(c, averaged)
         return sequential.decide(c, samples, self.policy.for_criterion(c), noise, self.noise.z, last, self.noise.z_fail)
 
     def _undecided(self, result: _SuiteResult) -> list[str]:
@@ -798,7 +825,7 @@ class Gate:
         for cid, samples in result.samples.items():
             if cid not in result.criteria:
                 continue
-            d = self._decision(result.criteria[cid], samples, False)
+            d = self._decision(result.criteria[cid], samples, False, result.measured.averaged.get(cid, 1))
             run = result.measured.lengths.get(cid)
             if d.verdict == sequential.MORE and not (run is not None and run.short and d.margin >= 0):
                 out.append(cid)  # (a tail-latency run shorter than the guide's cannot pass: another short run on
@@ -816,7 +843,7 @@ class Gate:
             j = judge(c, measured, tol, reason)
             samples = result.samples.get(cid, [])
             if samples and j.verdict in (PASS, FAIL) and self.aggregate == "median" and self.noise is not None:
-                d = self._decision(c, samples, True)
+                d = self._decision(c, samples, True, result.measured.averaged.get(cid, 1))
                 if d.verdict == sequential.INCONCLUSIVE:
                     j = replace(j, verdict=sequential.INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {d.reason}")
             # a tail-latency criterion: its run length beside the guide's; shorter and not failing is inconclusive

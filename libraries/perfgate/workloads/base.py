@@ -85,6 +85,9 @@ class Measurements:
     # criterion id -> how long its run was beside the guide's (tail-latency criteria: perfgate.sequential.run_length)
     lengths: dict[str, RunLength] = field(default_factory=dict)
     parsed: dict[str, dict[str, float]] = field(default_factory=dict)  # run label -> every metric its output gave
+    # criterion id -> how many independent runs each of its values is the mean of (boot time: BOOT_CYCLES boots);
+    # the gate's noise for it is one run's over the square root of that (perfgate.sequential.averaged)
+    averaged: dict[str, int] = field(default_factory=dict)
 
     def merge(self, other: Measurements) -> None:
         self.values.update(other.values)
@@ -96,6 +99,12 @@ class Measurements:
             self.evidence.setdefault(cid, []).extend(files)
         self.add_lengths(other.lengths)
         self.parsed.update(other.parsed)
+        self.add_averaged(other.averaged)
+
+    def add_averaged(self, averaged: dict[str, int]) -> None:
+        """The fewest runs averaged counts (the noisiest of the values)."""
+        for cid, runs in averaged.items():
+            self.averaged[cid] = min(runs, self.averaged.get(cid, runs))
 
     def add_lengths(self, lengths: dict[str, RunLength]) -> None:
         """Run lengths of another run of the same criteria: the shortest run is the one that counts."""
@@ -108,6 +117,9 @@ class Workload:
     """Default behaviour: `plan()` gives Runs; `measure()` runs each and reads the keys it names."""
 
     suite: str = ""
+    # (run variable, its default): how many runs each value the workload gives is the mean of, when it averages
+    # (boot time: BOOT_CYCLES boots); the gate can then tell, before a run, what its noise per value will be
+    averaged_over: tuple[str, int] = ("", 1)
 
     def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
         """None when the suite can run on this board in this lab, otherwise the reason it is skipped."""

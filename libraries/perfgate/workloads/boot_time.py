@@ -4,7 +4,8 @@ prompt, host-side timestamps, averaged over BOOT_CYCLES boots (the guides used 2
 Rows: the default rootfs (to the login prompt) and the `init=/bin/sh` variant (to the shell prompt; any row whose
 text mentions init and /bin/sh). One run per variant: the command `boot-time <variant>` with where="boot" asks the
 board library to boot the board BOOT_CYCLES times and return the timestamped console log (perfgate.tools.boot
-format); the parser averages it. The mean is the measurement; min and max go to the log.
+format); the parser averages it. The mean is the measurement; min and max go to the log. The gate knows each value
+is the mean of that many boots (Measurements.averaged): its noise is one boot's over the square root of their number.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def variant(c: Criterion) -> str:
 
 class BootTime(Workload):
     suite = "boot_time"
+    averaged_over = ("BOOT_CYCLES", 3)
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         timeout = float((profile.get("timeouts") or {}).get("boot", 180))
@@ -60,6 +62,7 @@ class BootTime(Workload):
             for cid in ids:
                 out.values[cid] = m["boot time (sec)"]
                 out.tools[cid] = "boot"
+                out.averaged[cid] = int(m["cycles"])  # its noise is one boot's over sqrt(cycles)
         return out
 
 
