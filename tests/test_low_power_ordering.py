@@ -11,25 +11,19 @@ whether it was asleep, so the tests see the order from the board's side."""
 
 from __future__ import annotations
 
-import os
 import re
-import select
-import subprocess
 import threading
 import time
-import tty
 from pathlib import Path
 
 import pytest
 
 from perfgate import boards
-from perfgate.board import console as console_mod
 from perfgate.board.console import Console
-from perfgate.board.shell import ShellDriver
-from perfgate.board.traits import Traits
 from perfgate.workloads import low_power
 from perfgate.workloads.peripherals import settings
 from peripheral_board import board_criteria
+from ptyboard import PtyBoard, PtyContext
 
 SYNC_S = 2.5  # the kernel's filesystem sync before the freezer: the board sleeps settle + 2.5 s after the command
 ASLEEP_S = 2  # the RTC alarm (rtcwake -s)
@@ -42,29 +36,21 @@ def stamp(t: float) -> str:
     return f"[{int(t):5d}.{round((t % 1) * 1e6) % 1000000:06d}]"
 
 
-class SuspendingBoard:
+class SuspendingBoard(PtyBoard):
     """The board end of a pty: a shell that answers the gate's marker protocol, and a kernel that suspends when the
     background job gets to it. `behaviour`: `suspends`, `fails` (a device refuses: the kernel comes straight back)
     or `silent` (the suspend never starts, e.g. a wrong sysfs path)."""
 
     def __init__(self, behaviour: str = "suspends") -> None:
-        self.master, slave = os.openpty()
-        tty.setraw(slave)
-        self.path = os.ttyname(slave)
+        super().__init__()
         self.behaviour = behaviour
         self.asleep: tuple[float, float] | None = None  # (fell asleep, woke) in host time.time()
         self.reads: list[tuple[float, bool]] = []  # (when, asleep then) for each INA read on the board
-        self.lock = threading.Lock()
         self.t0 = time.monotonic()
-        self.stop = threading.Event()
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def say(self, text: str) -> None:
-        with self.lock:
-            os.write(self.master, text.replace("\n", "\r\n").encode())
+        self.start()
 
     def kernel(self, text: str) -> None:
-        self.say(f"{stamp(time.monotonic() - self.t0 + 100)} {text}\n")
+        self.send(f"{stamp(time.monotonic() - self.t0 + 100)} {text}\n")
 
     def is_asleep(self) -> bool:
         a = self.asleep
@@ -110,60 +96,12 @@ class SuspendingBoard:
             return " 00:02:13 up 2 min,  load average: 0.08, 0.03, 0.01\n"
         return f"sh: {command.split()[0]}: not found\n"
 
-    def _serve(self) -> None:
-        buf = b""
-        while not self.stop.is_set():
-            r, _, _ = select.select([self.master], [], [], 0.05)
-            if not r:
-                continue
-            buf += os.read(self.master, 4096)
-            while b"\r" in buf:
-                raw, buf = buf.split(b"\r", 1)
-                line = raw.decode()
-                self.say(line + "\n")  # the echo
-                m = MARKER.fullmatch(line)
-                if m:
-                    out = self._command(m.group(1).strip())
-                    self.say(f"{out}PGEND-{m.group(2)}-{127 if 'not found' in out else 0}\n")
-                self.say("root@am62xx-evm:~# ")
-
-
-class PtyContext:
-    """perfgate.workloads.base.Context over the pty: board commands through the real ShellDriver, host commands
-    in this host's shell, console waits through the real perfgate.board.console.await_lines."""
-
-    def __init__(self, board: SuspendingBoard, lab: dict) -> None:
-        self.board = "am62xx_sk"
-        self.profile = boards.profile("am62xx_sk")
-        self.lab = lab
-        self.repeat = 1
-        self.virtual = False
-        self.last_evidence = ""
-        self.console = Console(board.path)
-        self.console.open()
-        self.shell = ShellDriver(self.console, Traits.from_profile(self.profile))
-        self.log: list[tuple[str, str]] = []
-        self.notes: list[str] = []
-
-    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
-        self.log.append((where, command))
-        if where == "host":
-            return subprocess.run(command, shell=True, capture_output=True, text=True, timeout=timeout).stdout
-        return self.shell.run(command, timeout)[0]
-
-    def console_mark(self) -> int:
-        return self.console.mark()
-
-    def await_console(self, patterns: list[str], *, since: int, timeout: float, abort: list[str] | None = None,
-                      quiet: float = 0.0, label: str = "") -> int:  # fmt: skip
-        self.log.append(("console", label))
-        return console_mod.await_lines(self.console, patterns, since, timeout, abort, quiet)
-
-    def tester(self) -> str:
-        return "127.0.0.1"
-
-    def note(self, message: str) -> None:
-        self.notes.append(message)
+    def line(self, text: str) -> None:
+        m = MARKER.fullmatch(text)
+        if m:
+            out = self._command(m.group(1).strip())
+            self.send(f"{out}PGEND-{m.group(2)}-{127 if 'not found' in out else 0}\n")
+        self.send("root@am62xx-evm:~# ")
 
 
 def lab(meter: str, timeout: float = 20) -> dict:
@@ -183,12 +121,14 @@ def deep_sleep() -> list:
 
 
 def measure(board: SuspendingBoard, meter: str, crits: list, timeout: float = 20) -> tuple:
-    ctx = PtyContext(board, lab(meter, timeout))
+    console = Console(board.path)
+    console.open()
+    ctx = PtyContext("am62xx_sk", boards.profile("am62xx_sk"), lab(meter, timeout), console)
     try:
         return low_power.WORKLOAD.measure(crits, ctx), ctx
     finally:
-        ctx.console.close()
-        board.stop.set()
+        console.close()
+        board.close()
 
 
 def test_board_meter_is_read_while_the_board_sleeps(deep_sleep: list) -> None:
