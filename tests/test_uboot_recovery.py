@@ -12,14 +12,9 @@ runs again before the next transfer, and the log says so; a transfer that still 
 from __future__ import annotations
 
 import copy
-import os
 import random
-import re
-import select
 import threading
 import time
-import tty
-from dataclasses import dataclass, field
 
 import pytest
 import yaml
@@ -32,6 +27,7 @@ from perfgate.model import Criterion
 from perfgate.sim.tools import uboot as sim_uboot_tool
 from perfgate.workloads import uboot_ospi
 from perfgate.workloads.base import Measurements
+from ptyboard import PoweredBoard, PtyContext
 
 RATES = {"read (KB/s)": 190000.0, "write (KB/s)": 1600.0}
 BANNER = (
@@ -40,7 +36,7 @@ BANNER = (
 )
 
 
-class SpiFlashUBoot(threading.Thread):
+class SpiFlashUBoot(PoweredBoard):
     """U-Boot with an SPI flash on the master side of a pty. `trouble` maps the n-th command typed at the prompt
     (1-based, `sf probe` included) to what goes wrong there:
     - `reset`: the board resets in the middle of the command (a watchdog): banner, autoboot line, a new prompt
@@ -51,30 +47,12 @@ class SpiFlashUBoot(threading.Thread):
     - `dead-probe`: from then on, `sf probe` finds no flash (`Failed to initialize SPI flash at 0:0 (error -19)`)."""
 
     def __init__(self, trouble: dict[int, str]) -> None:
-        super().__init__(daemon=True)
-        self.master, slave = os.openpty()
-        tty.setraw(slave)
-        self.path = os.ttyname(slave)
-        self.slave = slave
+        super().__init__()  # its `typed`: every command line the gate typed at a prompt
         self.trouble = dict(trouble)
-        self.typed: list[str] = []  # every command line the gate typed at a prompt
-        self.cycles = 0
         self.probed = False
         self.dead_probe = False
         self.garble_ctrl_c = 0  # how many answers to Ctrl-C come garbled
-        self.stop = threading.Event()
-        self.power = threading.Event()
-        self.inbuf = b""
         self.rng = random.Random(1)
-
-    def say(self, text: str | bytes) -> None:
-        data = text.replace("\n", "\r\n").encode() if isinstance(text, str) else text
-        os.write(self.master, data)
-
-    def _fill(self, wait: float) -> None:
-        r, _, _ = select.select([self.master], [], [], wait)
-        if r:
-            self.inbuf += os.read(self.master, 4096)
 
     def _event(self) -> str | None:
         """The next line typed, or `^C`; None when the power goes or the test ends."""
@@ -84,34 +62,26 @@ class SpiFlashUBoot(threading.Thread):
             if b"\x03" in self.inbuf:
                 self.inbuf = self.inbuf.replace(b"\x03", b"", 1)
                 return "^C"
-            m = re.search(rb"\r\n|\r|\n", self.inbuf)
-            if m:
-                line, self.inbuf = self.inbuf[: m.start()].decode(), self.inbuf[m.end() :]
-                self.say(line + "\n")  # echo
+            line = self.take_line()
+            if line is not None:
+                self.send(line + "\n")  # echo
                 return line
-            self._fill(0.02)
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            if self.power.wait(0.05):
-                self.power.clear()
-                self.cycles += 1
-                self.uboot()
+            self.fill(0.02)
 
     def _catch(self) -> bool:
         """Banner and autoboot line; True when a key stops the countdown (the board waits for it)."""
         self.probed = False
         self.inbuf = b""
-        self.say(BANNER)
+        self.send(BANNER)
         while not self.inbuf:
             if self.stop.is_set() or self.power.is_set():
                 return False
-            self._fill(0.02)
+            self.fill(0.02)
         self.inbuf = b""
-        self.say("\b\b\b 0 \n=> ")
+        self.send("\b\b\b 0 \n=> ")
         return True
 
-    def uboot(self) -> None:
+    def power_on(self) -> None:
         if not self._catch():
             return
         while True:
@@ -121,30 +91,29 @@ class SpiFlashUBoot(threading.Thread):
             if line == "^C":
                 if self.garble_ctrl_c:
                     self.garble_ctrl_c -= 1
-                    self.say(b"<INT\xa7ERRUPT>\r\n=\xa7\xfe> ")
+                    self.send(b"<INT\xa7ERRUPT>\r\n=\xa7\xfe> ")
                 else:
-                    self.say("<INTERRUPT>\n=> ")
+                    self.send("<INTERRUPT>\n=> ")
                 continue
-            self.typed.append(line)
             trouble = self.trouble.pop(len(self.typed), "")
             if trouble == "dead-probe":
                 self.dead_probe, trouble = True, ""
             if trouble == "reset":
-                self.say("device 0 offset 0x0, size 0x400000\n")  # the transfer starts, then the watchdog bites
+                self.send("device 0 offset 0x0, size 0x400000\n")  # the transfer starts, then the watchdog bites
                 if not self._catch():
                     return
                 continue
-            self.say(self.answer(line))
+            self.send(self.answer(line))
             if trouble == "garble-twice":
                 trouble, self.garble_ctrl_c = "garble", 1
             if trouble in ("garble", "hang"):
-                self.say(b"=\xa7\xfe> ")
+                self.send(b"=\xa7\xfe> ")
                 if trouble == "hang":
                     while not (self.stop.is_set() or self.power.is_set()):
-                        self._fill(0.05)
+                        self.fill(0.05)
                     return
             else:
-                self.say("=> ")
+                self.send("=> ")
 
     def answer(self, line: str) -> str:
         words = line.split()
@@ -159,32 +128,6 @@ class SpiFlashUBoot(threading.Thread):
                 return "No SPI flash selected. Please run `sf probe'\n\ntime: 0.000 seconds\n"
             return sim_uboot_tool.render(line, RATES, self.rng)
         return f"Unknown command '{words[0] if words else ''}' - try 'help'\n" if words else ""
-
-
-@dataclass
-class PtyContext:
-    """What the gate's context (perfgate.robot.gate._Context) does with a U-Boot run: the board's uboot_command,
-    with the run's setup."""
-
-    board: Board
-    profile: dict
-    lab: dict
-    repeat: int = 1
-    virtual: bool = False
-    last_evidence: str = ""
-    notes: list[str] = field(default_factory=list)
-
-    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell",
-            setup: tuple[str, ...] = ()) -> str:  # fmt: skip
-        assert where == "uboot", (where, command)
-        extra = {"setup": setup} if setup else {}
-        return self.board.uboot_command(command, timeout, **extra)
-
-    def tester(self) -> str:
-        raise AssertionError("no network peer for U-Boot")
-
-    def note(self, message: str) -> None:
-        self.notes.append(message)
 
 
 @pytest.fixture
@@ -220,12 +163,14 @@ def rig(tmp_path, monkeypatch):
         said: list[str] = []
         board = Board("j721e_idk_gw", profile, load("scripted", "j721e_idk_gw"), console, {}, log=said.append)
         assert uboot_ospi.WORKLOAD.applicable(crits, profile, lab) is None
-        return board, sb, said, PtyContext(board, profile, lab), crits
+        # what the gate's context does with a U-Boot run: the board's uboot_command, with the run's setup
+        ctx = PtyContext("j721e_idk_gw", profile, lab, console, uboot=board, tester=None)
+        return board, sb, said, ctx, crits
 
     yield make
     for sb, console in made:
         console.close()
-        sb.stop.set()
+        sb.close()
 
 
 def measure(ctx: PtyContext, crits: list[Criterion]) -> Measurements:
