@@ -110,6 +110,8 @@ def main() -> int:
                     unmeasured[e["id"]] = e["message"]
             inconclusive_runs += any(e["verdict"] == "inconclusive" for e in entries)
             runs_total += workload_runs(entries)
+            counts = {v: sum(e["verdict"] == v for e in entries) for v in ("pass", "warn", "fail", "inconclusive")}
+            print(f"run {i + 1}: {counts}, {workload_runs(entries)} workload runs", file=sys.stderr, flush=True)
         targets = catchable(crits)
         caught = flagged = 0
         for i in range(args.degraded if targets else 0):
@@ -120,6 +122,7 @@ def main() -> int:
             judged += verdict != "missing"
             caught += verdict == "fail"
             flagged += verdict in ("fail", "inconclusive")
+            print(f"degraded {i + 1}: {target.id} {verdict}", file=sys.stderr, flush=True)
     if not judged:
         print("error: no run judged a criterion: nothing was measured", file=sys.stderr)
         return 1
