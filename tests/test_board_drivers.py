@@ -8,12 +8,8 @@ directory, CR LF line ends."""
 
 from __future__ import annotations
 
-import os
 import re
-import select
-import threading
 import time
-import tty
 
 import pytest
 
@@ -21,6 +17,7 @@ from perfgate.board.console import Console, ConsoleTimeout
 from perfgate.board.shell import CommandTimeout, ShellDriver
 from perfgate.board.traits import Traits
 from perfgate.board.uboot import UBootDriver
+from ptyboard import PtyBoard
 
 TRAITS = Traits.from_profile(
     {
@@ -31,45 +28,30 @@ TRAITS = Traits.from_profile(
 )
 
 
-class Pty:
+class Pty(PtyBoard):
     """The board end of a pty: `answer(pattern, text)` rules, applied to each line the gate types."""
 
     def __init__(self) -> None:
-        self.master, slave = os.openpty()
-        tty.setraw(slave)
-        self.path = os.ttyname(slave)
+        super().__init__()
         self.rules: list[tuple[re.Pattern[str], str]] = []
-        self.got = b""
         self.on_key: str | None = None  # U-Boot's countdown: any key (no line end) stops it, answered with this
-        self.stop = threading.Event()
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def say(self, text: str) -> None:
-        os.write(self.master, text.replace("\n", "\r\n").encode())
+        self.start()
 
     def answer(self, pattern: str, text: str) -> None:
         self.rules.append((re.compile(pattern), text))
 
-    def _serve(self) -> None:
-        buf = b""
-        while not self.stop.is_set():
-            r, _, _ = select.select([self.master], [], [], 0.05)
-            if not r:
-                continue
-            data = os.read(self.master, 4096)
-            self.got += data
-            buf += data
-            if self.on_key is not None and b"\r" not in buf:
-                self.say(self.on_key)
-                self.on_key, buf = None, b""
-            while (m := re.search(rb"\r", buf)) is not None:
-                line, buf = buf[: m.start()].decode(), buf[m.end() :]
-                self.say(line + "\n")  # the echo
-                for pattern, text in self.rules:
-                    found = pattern.fullmatch(line)
-                    if found:
-                        self.say(found.expand(text))
-                        break
+    def received(self) -> None:
+        if self.on_key is not None and b"\r" not in self.inbuf:
+            self.send(self.on_key)
+            self.on_key, self.inbuf = None, b""
+        super().received()
+
+    def line(self, text: str) -> None:
+        for pattern, answer in self.rules:
+            found = pattern.fullmatch(text)
+            if found:
+                self.send(found.expand(answer))
+                break
 
 
 @pytest.fixture
@@ -79,7 +61,7 @@ def pty():
     console.open()
     yield p, console
     console.close()
-    p.stop.set()
+    p.close()
 
 
 @pytest.mark.parametrize(
@@ -96,7 +78,7 @@ def test_uboot_driver_catches_autoboot_and_runs_a_command(pty, countdown):
     board.answer(r"version", "U-Boot 2025.01 (constructed)\n=> ")
     uboot = UBootDriver(console, TRAITS)
     since = console.mark()
-    board.say("U-Boot 2025.01\n" + countdown)
+    board.send("U-Boot 2025.01\n" + countdown)
     uboot.wait_autoboot(since, 3)
     uboot.interrupt(3)
     assert uboot.command("version", 3).strip() == "U-Boot 2025.01 (constructed)"
@@ -118,10 +100,10 @@ def test_shell_driver_boots_logs_in_and_runs_commands(pty):
     board.answer(r'sleep 60; echo PG""END-(\d+)-\$\?', "")
     shell = ShellDriver(console, TRAITS)
     since = console.mark()
-    board.say("[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd034]\n")
+    board.send("[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd034]\n")
     start = shell.wait_kernel(since, 3)
     assert start.text == "Booting Linux on physical CPU"  # no `Starting kernel ...`: the first kernel line
-    board.say(f"\x1b]3008;start=1;type=boot\x1b\\am64xx-evm login: {notice}\n")
+    board.send(f"\x1b]3008;start=1;type=boot\x1b\\am64xx-evm login: {notice}\n")
     shell.wait_prompt(start.end, 3)
     shell.login(3)
     assert shell.run("uname -r", 3) == ("6.12.17-ti\n", 0)
