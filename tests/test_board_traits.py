@@ -8,12 +8,9 @@ USB-serial adapter), the real drivers and strategy, and power by a real shell co
 
 from __future__ import annotations
 
-import os
 import re
-import select
 import threading
 import time
-import tty
 from pathlib import Path
 
 import pytest
@@ -23,6 +20,7 @@ from perfgate.board.console import Console, ConsoleSilent
 from perfgate.board.lab import load
 from perfgate.board.strategy import Board, BringUpError
 from perfgate.tools import boot as boot_tool
+from ptyboard import PoweredBoard, PtyBoard
 
 ESC = "\x1b"
 # systemd (v256+) wraps its output in OSC 3008 context sequences; shells save/restore the cursor around prompts
@@ -32,11 +30,11 @@ GPL_NOTICE = (
 )
 
 
-class TraitBoard(threading.Thread):
+class TraitBoard(PoweredBoard):
     """A board on the master side of a pty that prints what it is told to (CR LF line ends, as a real UART)."""
 
     def __init__(self, trait: dict) -> None:
-        super().__init__(daemon=True)
+        super().__init__()
         self.t = {
             "uboot": "\nU-Boot SPL 2025.01 (constructed)\nU-Boot 2025.01\n",
             "countdown": "backspace",  # backspace | cr-esck | none (Falcon mode, an SBL: no autoboot line)
@@ -49,79 +47,43 @@ class TraitBoard(threading.Thread):
             "hang_after_uboot": False,
             **trait,
         }
-        self.master, slave = os.openpty()
-        tty.setraw(slave)
-        self.path = os.ttyname(slave)
-        self.stop = threading.Event()
-        self.power = threading.Event()
-        self.inbuf = b""
         self.pokes = 0
-        self.typed: list[str] = []
 
-    def say(self, text: str) -> None:
-        os.write(self.master, text.replace("\n", "\r\n").encode())
-
-    def _fill(self, wait: float) -> None:
-        r, _, _ = select.select([self.master], [], [], wait)
-        if r:
-            self.inbuf += os.read(self.master, 4096)
-
-    def readline(self, timeout: float = 30, echo: bool = True) -> str | None:
-        end = time.monotonic() + timeout
-        while not re.search(rb"[\r\n]", self.inbuf):
-            if self.stop.is_set() or self.power.is_set() or time.monotonic() > end:
-                return None
-            self._fill(0.05)
-        m = re.search(rb"\r\n|\r|\n", self.inbuf)
-        assert m
-        line, self.inbuf = self.inbuf[: m.start()].decode(), self.inbuf[m.end() :]
-        self.typed.append(line)
-        if echo:
-            self.say(line + "\n")
-        return line
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            if self.power.wait(0.05):
-                self.power.clear()
-                self.inbuf = b""
-                self.boot()
-
-    def boot(self) -> None:
+    def power_on(self) -> None:
         t = self.t
-        self.say(t["uboot"])
+        self.send(t["uboot"])
         if t["hang_after_uboot"]:
             return
         if t["countdown"] != "none":
             if self.countdown():
-                self.say("\n=> ")
+                self.send("\n=> ")
                 while (line := self.readline()) is not None:
                     if line == "boot":
                         break
-                    self.say("=> ")
+                    self.send("=> ")
                 else:
                     return
             if t["kernel_start"]:
-                self.say("Starting kernel ...\n\n")
-        self.say("[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd034]\n")
-        self.say(f"[    1.100000] systemd[1]: Started Journal Service.\n{OSC_3008}")
+                self.send("Starting kernel ...\n\n")
+        self.send("[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd034]\n")
+        self.send(f"[    1.100000] systemd[1]: Started Journal Service.\n{OSC_3008}")
         if t["login_needs_poke"]:  # the prompt went out before anyone listened: only a line end brings it back
-            self.say("[    2.000000] systemd[1]: Started Serial Getty on ttyS2.\n")
+            self.send("[    2.000000] systemd[1]: Started Serial Getty on ttyS2.\n")
             while (line := self.readline(echo=False)) is not None and not line.strip():
                 self.pokes += 1
                 break
             if line is None:
                 return
-            self.say("\n")
-        self.say(t["login"])
+            self.send("\n")
+        self.send(t["login"])
         while (user := self.readline()) is not None:
             if user.strip():
                 break
             self.pokes += 1
-            self.say("\n" + t["login"])
+            self.send("\n" + t["login"])
         else:
             return
-        self.say(t["after_login"])
+        self.send(t["after_login"])
         self.shell()
 
     def countdown(self) -> bool:
@@ -129,20 +91,16 @@ class TraitBoard(threading.Thread):
         t = self.t
         for n in (2, 1, 0):
             if t["countdown"] == "cr-esck":
-                self.say(f"\r{ESC}[K{t['autoboot']}: {n} ")
+                self.send(f"\r{ESC}[K{t['autoboot']}: {n} ")
             else:
-                self.say(f"{t['autoboot']}: {n} " if n == 2 else f"\b\b\b {n} ")
-            end = time.monotonic() + (0.3 if n < 2 else 0)  # the first redraw follows at once
-            while time.monotonic() < end and not self.inbuf:
-                self._fill(0.02)
-            if self.inbuf:
-                self.inbuf = b""
+                self.send(f"{t['autoboot']}: {n} " if n == 2 else f"\b\b\b {n} ")
+            if self.key_within(0.3 if n < 2 else 0):  # the first redraw follows at once
                 return True
-        self.say("\n")
+        self.send("\n")
         return False
 
     def prompt(self) -> None:
-        self.say(f"{OSC_3008}{ESC}7{self.t['prompt']}{ESC}8{ESC}[6n")
+        self.send(f"{OSC_3008}{ESC}7{self.t['prompt']}{ESC}8{ESC}[6n")
 
     def shell(self) -> None:
         self.prompt()
@@ -150,13 +108,13 @@ class TraitBoard(threading.Thread):
             for part in [p.strip() for p in line.split(";")]:
                 m = re.fullmatch(r'echo PG""(END-\d+-)\$\?', part) or re.fullmatch(r'echo PG""(READY-\d+)', part)
                 if m:
-                    self.say(f"PG{m.group(1)}{'0' if m.group(1).startswith('END') else ''}\n")
+                    self.send(f"PG{m.group(1)}{'0' if m.group(1).startswith('END') else ''}\n")
                 elif part == "uname -r":
-                    self.say("6.12.17-ti\n")
+                    self.send("6.12.17-ti\n")
                 elif part == "ip -4 -o addr show":
-                    self.say("1: lo    inet 127.0.0.1/8 scope host lo\n2: eth0    inet 192.168.10.21/24 brd x\n")
+                    self.send("1: lo    inet 127.0.0.1/8 scope host lo\n2: eth0    inet 192.168.10.21/24 brd x\n")
                 elif part:
-                    self.say(f"-sh: {part.split()[0]}: not found\n")
+                    self.send(f"-sh: {part.split()[0]}: not found\n")
             self.prompt()
 
 
@@ -206,7 +164,7 @@ def rig(tmp_path, monkeypatch):
     yield make
     for tb, console in started:
         console.close()
-        tb.stop.set()
+        tb.close()
 
 
 def reach_shell(board: Board) -> None:
@@ -293,19 +251,18 @@ def test_silent_console_is_noticed_before_the_boot_timeout(rig):
 
 def test_console_silence_alone(tmp_path):
     """The console's own check: nothing at all on a real pty for `silence` seconds ends the wait early."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    console = Console(os.ttyname(slave))
+    board = PtyBoard()  # not started: it says only what the test sends
+    console = Console(board.path)
     console.open()
     try:
-        os.write(master, b"U-Boot 2025.01\r\n")
+        board.send(b"U-Boot 2025.01\r\n")
         t0 = time.monotonic()
         with pytest.raises(ConsoleSilent, match="printed nothing for 1 s"):
             console.expect("Starting kernel", 10, silence=1.0)
         assert time.monotonic() - t0 < 3
     finally:
         console.close()
-        os.close(master)
+        board.close()
 
 
 def test_console_only_lab_runs_commands_on_the_console(rig):
