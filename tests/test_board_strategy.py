@@ -4,12 +4,10 @@ console on the slave path exactly like a USB-serial adapter. Power is a real she
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import threading
 import time
-import tty
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from perfgate.board.strategy import Board, BringUpError
 from perfgate.sim.tools import uboot as sim_uboot_tool
 from perfgate.tools import boot as boot_tool
 from perfgate.tools import uboot as uboot_tool
+from ptyboard import PoweredBoard
 
 PROFILE = {
     "name": "am62xx_sk",
@@ -41,69 +40,29 @@ PROFILE = {
 }
 
 
-class ScriptedBoard(threading.Thread):
+class ScriptedBoard(PoweredBoard):
     """Talks like a TI board on the master side of a pty. `fault`: None, "panic", "uboot-hang"."""
 
     def __init__(self, boot_seconds: float = 0.4, fault: str | None = None, password: str = "") -> None:
-        super().__init__(daemon=True)
+        super().__init__()
         self.password = password
-        self.master, slave = os.openpty()
-        tty.setraw(slave)
-        self.path = os.ttyname(slave)
-        self.slave = slave
         self.boot_seconds = boot_seconds
         self.fault = fault
-        self.cycles = 0
         self.env: dict[str, str] = {}
-        self.stop = threading.Event()
-        self.power = threading.Event()
-        self.inbuf = b""
 
-    def say(self, text: str) -> None:
-        os.write(self.master, text.replace("\n", "\r\n").encode())
-
-    def readline(self, timeout: float = 30, echo: bool = True) -> str | None:
-        end = time.monotonic() + timeout
-        while b"\r" not in self.inbuf and b"\n" not in self.inbuf:
-            if self.stop.is_set() or self.power.is_set() or time.monotonic() > end:
-                return None
-            self._fill(0.05)
-        m = re.search(rb"\r\n|\r|\n", self.inbuf)
-        assert m
-        line, self.inbuf = self.inbuf[: m.start()], self.inbuf[m.end() :]
-        text = line.decode()
-        self.say((text if echo else "") + "\n")  # echo
-        return text
-
-    def _fill(self, wait: float) -> None:
-        import select
-
-        r, _, _ = select.select([self.master], [], [], wait)
-        if r:
-            self.inbuf += os.read(self.master, 4096)
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            if self.power.wait(0.05):
-                self.power.clear()
-                self.inbuf = b""
-                self.cycles += 1
-                self.env = {}
-                self.uboot()
+    def power_on(self) -> None:
+        self.env = {}
+        self.uboot()
 
     def uboot(self) -> None:
-        self.say("\nU-Boot SPL 2024.04 (scripted test board)\nU-Boot 2024.04\n")
+        self.send("\nU-Boot SPL 2024.04 (scripted test board)\nU-Boot 2024.04\n")
         if self.fault == "garbled-autoboot":  # line noise in the middle of the autoboot line
-            os.write(self.master, b"Hit any key to st\xa7\xfe\x93op autoboot:  1 ")
+            self.send(b"Hit any key to st\xa7\xfe\x93op autoboot:  1 ")
         else:
-            self.say("Hit any key to stop autoboot:  1 ")
-        end = time.monotonic() + 0.3
-        while time.monotonic() < end and not self.inbuf:
-            self._fill(0.02)
-        if not self.inbuf:
+            self.send("Hit any key to stop autoboot:  1 ")
+        if not self.key_within(0.3):
             return self.kernel()
-        self.inbuf = b""
-        self.say("\b\b\b 0 \n=> ")
+        self.send("\b\b\b 0 \n=> ")
         while True:
             line = self.readline()
             if line is None:
@@ -114,45 +73,46 @@ class ScriptedBoard(threading.Thread):
                 _, k, v = line.split(" ", 2)
                 self.env[k] = v
             elif line.startswith("time ") or line.startswith("fatload") or line.startswith("fatwrite"):
-                self.say(
+                self.send(
                     sim_uboot_tool.render(line, {"read (KB/s)": 170000.0, "write (KB/s)": 60000.0}, random.Random(1))
                 )
             elif line == "boot":
                 return self.kernel()
             elif line == "version":
-                self.say("U-Boot 2024.04 (scripted test board)\n")
+                self.send("U-Boot 2024.04 (scripted test board)\n")
             elif line:
-                self.say(f"Unknown command '{line.split()[0]}' - try 'help'\n")
-            self.say("=> ")
+                self.send(f"Unknown command '{line.split()[0]}' - try 'help'\n")
+            self.send("=> ")
 
     def kernel(self) -> None:
-        self.say("Starting kernel ...\n\n[    0.000000] Booting Linux on physical CPU 0x0000000000\n")
+        self.send("Starting kernel ...\n\n[    0.000000] Booting Linux on physical CPU 0x0000000000\n")
         if self.fault == "panic":
-            self.say("[    0.912345] Kernel panic - not syncing: VFS: Unable to mount root fs\n")
+            self.send("[    0.912345] Kernel panic - not syncing: VFS: Unable to mount root fs\n")
             return
         time.sleep(self.boot_seconds)
         if "init=/bin/sh" in self.env.get("optargs", ""):
-            self.say("[    1.100000] Run /bin/sh as init process\n/bin/sh: can't access tty; job control turned off\n")
-            self.say("/ # \x1b[6n")
+            self.send("[    1.100000] Run /bin/sh as init process\n/bin/sh: can't access tty; job control turned off\n")
+            self.send("/ # \x1b[6n")
             return self.shell("/ # ")
-        self.say("[    1.200000] systemd[1]: Started Getty.\n\nam62xx-evm login: ")
+        self.send("[    1.200000] systemd[1]: Started Getty.\n\nam62xx-evm login: ")
         while True:
             user = self.readline()
             if user is None:
                 return
             if not user.strip():
-                self.say("\nam62xx-evm login: ")  # getty asks again for an empty line
+                self.send("\nam62xx-evm login: ")  # getty asks again for an empty line
                 continue
             if not self.password:
                 break
-            self.say("Password: ")
+            self.send("Password: ")
             typed = self.readline(echo=False)
             if typed is None:
                 return
+            self.send("\n")  # a board does not echo a password, only the line end
             if typed == self.password:
                 break
-            self.say("\nLogin incorrect\nam62xx-evm login: ")
-        self.say("root@am62xx-evm:~# \x1b[6n")
+            self.send("\nLogin incorrect\nam62xx-evm login: ")
+        self.send("root@am62xx-evm:~# \x1b[6n")
         self.shell("root@am62xx-evm:~# ")
 
     def shell(self, prompt: str) -> None:
@@ -164,21 +124,21 @@ class ScriptedBoard(threading.Thread):
             for part in [p.strip() for p in line.split(";")]:
                 m = re.fullmatch(r'echo PG""(END-\d+-)\$\?', part) or re.fullmatch(r'echo PG""(READY-\d+)', part)
                 if m:
-                    self.say(f"PG{m.group(1)}{status if m.group(1).startswith('END') else ''}\n")
+                    self.send(f"PG{m.group(1)}{status if m.group(1).startswith('END') else ''}\n")
                     status = 0
                 elif part == "ip -4 -o addr show":
-                    self.say("1: lo    inet 127.0.0.1/8 scope host lo\n2: eth0    inet 192.168.10.21/24 brd x\n")
+                    self.send("1: lo    inet 127.0.0.1/8 scope host lo\n2: eth0    inet 192.168.10.21/24 brd x\n")
                 elif part.startswith("echo "):
-                    self.say("first half")
-                    self.say("\n[   12.345678] random: crng init done\n")  # a kernel message in the middle
-                    self.say(" " + part[5:] + "\n")
+                    self.send("first half")
+                    self.send("\n[   12.345678] random: crng init done\n")  # a kernel message in the middle
+                    self.send(" " + part[5:] + "\n")
                 elif part in ("reboot", "reboot -f"):
                     self.power.set()  # a soft reboot: the board starts again by itself
                     return
                 elif part:
-                    self.say(f"-sh: {part.split()[0]}: not found\n")
+                    self.send(f"-sh: {part.split()[0]}: not found\n")
                     status = 127
-            self.say(prompt + "\x1b[6n")
+            self.send(prompt + "\x1b[6n")
 
 
 def make_lab(tmp_path: Path, power_file: Path, power: object = None) -> Path:
@@ -228,7 +188,7 @@ def rig(tmp_path, monkeypatch):
     for c in consoles:
         c.close()
     for b in boards:
-        b.stop.set()
+        b.close()
 
 
 def test_uboot_then_shell_over_the_console(rig, tmp_path):
@@ -313,14 +273,14 @@ def test_console_failure_patterns_and_timeouts_on_a_real_pty(tmp_path):
     console = Console(sb.path, 115200)
     console.open()
     try:
-        sb.say("booting\n[ 1.0] Kernel panic - not syncing: oops\n")
+        sb.send("booting\n[ 1.0] Kernel panic - not syncing: oops\n")
         with pytest.raises(ConsoleFailure, match=r"kernel panic: '.*Kernel panic - not syncing: oops'"):
             console.expect("login:", 2, fail={"kernel panic": "Kernel panic"})
         with pytest.raises(ConsoleTimeout, match=r"no 'login:' on the console .* within 0.3 s; last output"):
             console.expect("login:", 0.3, what="login:")
     finally:
         console.close()
-        sb.stop.set()
+        sb.close()
 
 
 def test_soft_power_without_a_switch_gets_no_retry(rig):
