@@ -18,6 +18,7 @@ import subprocess
 import threading
 import time
 import tty
+from pathlib import Path
 
 from perfgate.board import console as console_mod
 from perfgate.board.console import Console
@@ -117,6 +118,19 @@ class PoweredBoard(PtyBoard):
 
     def power_on(self) -> None:
         """What the board does from power-on; return when it stops listening (it hangs, or the power went)."""
+
+    def relay(self, switch: Path) -> None:
+        """Power the board on each time something touches the file `switch` (the lab's power command, a real shell
+        command, does: `touch <switch>`), until the test ends."""
+
+        def watch() -> None:
+            while not self.stop.is_set():
+                if switch.exists():
+                    switch.unlink()
+                    self.power.set()
+                time.sleep(0.02)
+
+        threading.Thread(target=watch, daemon=True).start()
 
     def readline(self, timeout: float = 30, echo: bool = True) -> str | None:
         """The next line typed (echoed unless `echo` is False); None after `timeout`, when the power goes or the

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 import time
 from pathlib import Path
 
@@ -169,14 +168,7 @@ def rig(tmp_path, monkeypatch):
         power_file = tmp_path / f"power-{len(boards)}"
         make_lab(tmp_path, power_file, power)
 
-        def watch() -> None:  # the "relay": a real shell command touches a file, the board powers up
-            while not sb.stop.is_set():
-                if power_file.exists():
-                    power_file.unlink()
-                    sb.power.set()
-                time.sleep(0.02)
-
-        threading.Thread(target=watch, daemon=True).start()
+        sb.relay(power_file)  # the lab's power command touches the file: the board powers up
         sb.start()
         console = Console(sb.path, 115200, tmp_path / "serial.log")
         console.open()

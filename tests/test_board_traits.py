@@ -9,7 +9,6 @@ USB-serial adapter), the real drivers and strategy, and power by a real shell co
 from __future__ import annotations
 
 import re
-import threading
 import time
 from pathlib import Path
 
@@ -144,14 +143,7 @@ def rig(tmp_path, monkeypatch):
                "power": {"cycle": f"touch {power_file}"}}  # fmt: skip
         (tmp_path / "variables" / "labs" / "traits.yaml").write_text(yaml.safe_dump(lab), encoding="utf-8")
 
-        def relay() -> None:  # a real shell command touches a file; the board powers up
-            while not tb.stop.is_set():
-                if power_file.exists():
-                    power_file.unlink()
-                    tb.power.set()
-                time.sleep(0.02)
-
-        threading.Thread(target=relay, daemon=True).start()
+        tb.relay(power_file)  # the lab's power command touches the file: the board powers up
         tb.start()
         console = Console(tb.path, 115200, tmp_path / "serial.log")
         console.open()

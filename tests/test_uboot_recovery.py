@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import copy
 import random
-import threading
-import time
 
 import pytest
 import yaml
@@ -148,14 +146,7 @@ def rig(tmp_path, monkeypatch):
                "storage": {"uboot_ospi": {"offset": "0x0"}}}  # fmt: skip
         (tmp_path / "variables" / "labs" / "scripted.yaml").write_text(yaml.safe_dump(lab), encoding="utf-8")
 
-        def relay() -> None:  # the lab's power command touches a file; the board powers up
-            while not sb.stop.is_set():
-                if power_file.exists():
-                    power_file.unlink()
-                    sb.power.set()
-                time.sleep(0.02)
-
-        threading.Thread(target=relay, daemon=True).start()
+        sb.relay(power_file)  # the lab's power command touches the file: the board powers up
         sb.start()
         console = Console(sb.path, 115200, tmp_path / "serial.log")
         console.open()
