@@ -20,6 +20,8 @@ import time
 import tty
 from pathlib import Path
 
+import yaml
+
 from perfgate.board import console as console_mod
 from perfgate.board.console import Console
 from perfgate.board.shell import ShellDriver
@@ -99,9 +101,11 @@ class PtyBoard(threading.Thread):
 
 class PoweredBoard(PtyBoard):
     """A board that is off until `power` is set (a power-cycle, a soft reboot): then it forgets what was typed,
-    counts the cycle and runs `power_on()`, its script, which reads the gate's lines with `readline()`."""
+    counts the cycle and runs `power_on()`, its script, which reads the gate's lines with `readline()`. Its one
+    thread is the reader and the script: it reads only while the script waits for input (what the gate types
+    meanwhile stays in the pty until then), and `line()` is not used."""
 
-    line_end = re.compile(rb"\r\n|\r|\n")
+    line_end = re.compile(rb"\r\n|\r|\n")  # the scripts take a line however it ends
 
     def __init__(self) -> None:
         super().__init__()
@@ -131,6 +135,15 @@ class PoweredBoard(PtyBoard):
                 time.sleep(0.02)
 
         threading.Thread(target=watch, daemon=True).start()
+
+    def plug_in(self, switch: Path, transcript: Path) -> Console:
+        """Wire the board up as a lab's hardware: power through `relay(switch)`, the board's thread started, and the
+        gate's console open on the slave path (115200 baud, the raw transcript in `transcript`)."""
+        self.relay(switch)
+        self.start()
+        console = Console(self.path, 115200, transcript)
+        console.open()
+        return console
 
     def readline(self, timeout: float = 30, echo: bool = True) -> str | None:
         """The next line typed (echoed unless `echo` is False); None after `timeout`, when the power goes or the
@@ -206,3 +219,11 @@ class PtyContext:
 
     def note(self, message: str) -> None:
         self.notes.append(message)
+
+
+def write_lab(root: Path, lab: dict) -> Path:
+    """`lab` as the file variables/labs/<its name>.yaml under `root` (the test's PERFGATE_ROOT)."""
+    path = root / "variables" / "labs" / f"{lab['name']}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(lab), encoding="utf-8")
+    return path

@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from perfgate.board.console import Console, ConsoleFailure, ConsoleTimeout
 from perfgate.board.lab import load
@@ -18,7 +17,7 @@ from perfgate.board.strategy import Board, BringUpError
 from perfgate.sim.tools import uboot as sim_uboot_tool
 from perfgate.tools import boot as boot_tool
 from perfgate.tools import uboot as uboot_tool
-from ptyboard import PoweredBoard
+from ptyboard import PoweredBoard, write_lab
 
 PROFILE = {
     "name": "am62xx_sk",
@@ -141,7 +140,6 @@ class ScriptedBoard(PoweredBoard):
 
 
 def make_lab(tmp_path: Path, power_file: Path, power: object = None) -> Path:
-    (tmp_path / "variables" / "labs").mkdir(parents=True, exist_ok=True)
     lab = {
         "name": "scripted",
         "kind": "hardware",
@@ -151,9 +149,7 @@ def make_lab(tmp_path: Path, power_file: Path, power: object = None) -> Path:
         "ssh": {"address": "discover", "port": 22},
         "tester": {"address": "192.168.10.1"},
     }
-    p = tmp_path / "variables" / "labs" / "scripted.yaml"
-    p.write_text(yaml.safe_dump(lab), encoding="utf-8")
-    return p
+    return write_lab(tmp_path, lab)
 
 
 @pytest.fixture
@@ -168,10 +164,7 @@ def rig(tmp_path, monkeypatch):
         power_file = tmp_path / f"power-{len(boards)}"
         make_lab(tmp_path, power_file, power)
 
-        sb.relay(power_file)  # the lab's power command touches the file: the board powers up
-        sb.start()
-        console = Console(sb.path, 115200, tmp_path / "serial.log")
-        console.open()
+        console = sb.plug_in(power_file, tmp_path / "serial.log")  # the lab's power command touches the file
         consoles.append(console)
         lab = load("scripted", "am62xx_sk")
         return Board("am62xx_sk", PROFILE, lab, console, {}, log=lambda m: None), sb

@@ -13,13 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from perfgate.board.console import Console, ConsoleSilent
 from perfgate.board.lab import load
 from perfgate.board.strategy import Board, BringUpError
 from perfgate.tools import boot as boot_tool
-from ptyboard import PoweredBoard, PtyBoard
+from ptyboard import PoweredBoard, PtyBoard, write_lab
 
 ESC = "\x1b"
 # systemd (v256+) wraps its output in OSC 3008 context sequences; shells save/restore the cursor around prompts
@@ -138,15 +137,9 @@ def rig(tmp_path, monkeypatch):
     def make(trait: dict | None = None, profile: dict | None = None) -> tuple[Board, TraitBoard]:
         tb = TraitBoard(trait or {})
         power_file = tmp_path / f"power-{len(started)}"
-        (tmp_path / "variables" / "labs").mkdir(parents=True, exist_ok=True)
-        lab = {"name": "traits", "kind": "hardware", "serial": {"port": tb.path}, "ssh": "none",
-               "power": {"cycle": f"touch {power_file}"}}  # fmt: skip
-        (tmp_path / "variables" / "labs" / "traits.yaml").write_text(yaml.safe_dump(lab), encoding="utf-8")
-
-        tb.relay(power_file)  # the lab's power command touches the file: the board powers up
-        tb.start()
-        console = Console(tb.path, 115200, tmp_path / "serial.log")
-        console.open()
+        write_lab(tmp_path, {"name": "traits", "kind": "hardware", "serial": {"port": tb.path}, "ssh": "none",
+                             "power": {"cycle": f"touch {power_file}"}})  # fmt: skip
+        console = tb.plug_in(power_file, tmp_path / "serial.log")  # the lab's power command touches the file
         started.append((tb, console))
         messages: list[str] = []
         board = Board("am64xx_evm", profile or PROFILE, load("traits", "am64xx_evm"), console, log=messages.append)

@@ -15,7 +15,6 @@ import copy
 import random
 
 import pytest
-import yaml
 
 from perfgate import boards, criteria
 from perfgate.board.console import Console
@@ -25,7 +24,7 @@ from perfgate.model import Criterion
 from perfgate.sim.tools import uboot as sim_uboot_tool
 from perfgate.workloads import uboot_ospi
 from perfgate.workloads.base import Measurements
-from ptyboard import PoweredBoard, PtyContext
+from ptyboard import PoweredBoard, PtyContext, write_lab
 
 RATES = {"read (KB/s)": 190000.0, "write (KB/s)": 1600.0}
 BANNER = (
@@ -140,16 +139,11 @@ def rig(tmp_path, monkeypatch):
     def make(trouble: dict[int, str]):
         sb = SpiFlashUBoot(trouble)
         power_file = tmp_path / f"power-{len(made)}"
-        (tmp_path / "variables" / "labs").mkdir(parents=True, exist_ok=True)
         lab = {"name": "scripted", "kind": "hardware", "serial": {"port": sb.path, "baud": 115200},
                "power": {"cycle": f"touch {power_file}"}, "ssh": "none",
                "storage": {"uboot_ospi": {"offset": "0x0"}}}  # fmt: skip
-        (tmp_path / "variables" / "labs" / "scripted.yaml").write_text(yaml.safe_dump(lab), encoding="utf-8")
-
-        sb.relay(power_file)  # the lab's power command touches the file: the board powers up
-        sb.start()
-        console = Console(sb.path, 115200, tmp_path / "serial.log")
-        console.open()
+        write_lab(tmp_path, lab)
+        console = sb.plug_in(power_file, tmp_path / "serial.log")  # the lab's power command touches the file
         made.append((sb, console))
         said: list[str] = []
         board = Board("j721e_idk_gw", profile, load("scripted", "j721e_idk_gw"), console, {}, log=said.append)
