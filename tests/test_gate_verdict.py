@@ -97,6 +97,7 @@ def test_a_run_stopped_halfway_is_incomplete_everywhere(tmp_path: Path, how: str
     assert len(never) == total - len(judged) and not never & {e["id"] for e in judged}
     stopped = [e for e in entries if e.get("never_ran")]
     assert stopped and {e["verdict"] for e in stopped} == {"not-measured"}
+    assert {e["id"] for e in stopped} == never  # metrics.json too, even a suite Robot never reached
     assert all(e["message"].startswith(f"never ran: interrupted by {how}") for e in stopped), stopped[0]["message"]
     rec = _history(tmp_path)
     assert (rec["status"], rec["verdict"], rec["never_ran"]) == ("interrupted", "incomplete", len(never))

@@ -469,6 +469,7 @@ class Gate:
         assert self.recorder is not None
         state = "interrupted" if self.interrupted else "finished"
         never = self._never_ran() if self.interrupted else []
+        self._record_never_reached(never)
         page = self.recorder.finish({"signal": self.signal, "never_ran": never}, state=state)
         self._console_verdict()
         return page
@@ -614,13 +615,25 @@ class Gate:
             why = f"interrupted by {self.signal}" if self.signal else "Robot stopped the run"
             pending = (pending[0], None, f"never ran: {why} ({result.message.splitlines()[-1]})")
         c, j, reason = pending
-        suite = self._by_id.get(c.id)
         if j:
             verdict = j.verdict if result.status != "FAIL" or not j.passed else "fail"
         else:
             verdict = "skip" if result.status == "SKIP" else "not-measured"
-        evidence = dict.fromkeys(suite.evidence.get(c.id, [])) if suite else {}
         entry = {
+            **self._entry(c, j, verdict, j.message if j else reason),
+            "test": result.id,
+            "test_name": result.full_name,
+            "status": result.status,
+        }
+        if stopped:
+            entry["never_ran"] = True
+        self.recorder.record(entry)
+
+    def _entry(self, c: Criterion, j: Judgement | None, verdict: str, message: str) -> dict:
+        """metrics.json's entry of a criterion: what was published, measured and judged, and from what evidence."""
+        suite = self._by_id.get(c.id)
+        evidence = dict.fromkeys(suite.evidence.get(c.id, [])) if suite else {}
+        return {
             **{k: getattr(c, k) for k in ("id", "name", "board", "suite", "chapter", "table", "row", "metric")},
             **{k: getattr(c, k) for k in ("unit", "min", "max", "direction", "guide", "release", "source")},
             "published": c.value,
@@ -629,19 +642,25 @@ class Gate:
             "absolute": j.absolute if j else None,
             "delta_pct": j.delta_pct if j else None,
             "verdict": verdict,
-            "message": j.message if j else reason,
+            "message": message,
             "tool": suite.measured.tools.get(c.id, "") if suite else "",
             "evidence": [os.path.relpath(f, self.run_dir) for f in evidence],
             "samples": suite.samples.get(c.id, []) if suite else [],
             **self._noise_entry(c, suite),
             **_run_length(suite.measured.lengths.get(c.id) if suite else None),
-            "test": result.id,
-            "test_name": result.full_name,
-            "status": result.status,
         }
-        if stopped:
-            entry["never_ran"] = True
-        self.recorder.record(entry)
+
+    def _record_never_reached(self, never: list[str]) -> None:
+        """metrics.json gets an entry for each criterion of an interrupted run that Robot never reached (its suite
+        never started, so it has no test): not measured, never ran, with why."""
+        assert self.recorder is not None
+        recorded = {e["id"] for e in self.recorder.entries}
+        why = f"interrupted by {self.signal}" if self.signal else "Robot stopped the run"
+        for cid in never:
+            c = self._criterion(cid)
+            if c is not None and cid not in recorded:
+                entry = self._entry(c, None, "not-measured", f"never ran: {why} (Robot never reached its suite)")
+                self.recorder.record({**entry, "never_ran": True})
 
     def _noise_entry(self, c: Criterion, suite: _SuiteResult | None) -> dict:
         """metrics.json's noise of a measured criterion: the relative sd per value its sequential verdict used."""
