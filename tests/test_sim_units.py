@@ -361,3 +361,25 @@ class AnsweredBy(FakeContext):
             return text
         answer = self.answers.lookup(command)
         return self.answers.render(answer) if answer else ""
+
+
+@pytest.mark.parametrize("suite", ["openssl", "crypto_accel"])
+def test_a_degraded_number_shows_whichever_suite_shares_its_command(suite: str) -> None:
+    """am62xx_sk 12.00.00: the OpenSSL table (KBytes/s) and the crypto accelerator table (MB/s) both read
+    `openssl speed -evp aes-128-cbc`; the sim answered the command with the first suite's numbers only, so degrading
+    the OpenSSL row changed nothing. Degrading either row now shows in what the one command prints, read back by the
+    real parser."""
+    from perfgate import criteria
+
+    ends = (".aes-128-cbc-16.throughput-kbytes-sec", ".aes-128-cbc-16.accelerator-mb-s")
+    crits = {c.suite: c for s in ("openssl", "crypto_accel") for c in criteria.load("am62xx_sk", s, release="12.00.00")
+             if c.id.endswith(ends)}  # fmt: skip
+    target = crits[suite]
+    command = "/usr/bin/time -v openssl speed -elapsed -seconds 1 -evp aes-128-cbc"
+    printed = {}
+    for spec in ("", f"degrade:{target.id}:15"):
+        board = answers_mod.Answers(data_mod.load("am62xx_sk", faults.parse(spec), release="12.00.00"),
+                                    random.Random(1))  # fmt: skip
+        parsed = tools.parse("openssl", board.render(board.lookup(command)), command=command)
+        printed[spec] = next(v for k, v in parsed.items() if k.startswith("aes-128-cbc/16 "))
+    assert printed[f"degrade:{target.id}:15"] < 0.9 * printed[""], printed

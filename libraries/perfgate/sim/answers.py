@@ -66,6 +66,7 @@ class Answers:
         self.workloads: dict[str, object] = {}
         self._index: dict[tuple[str, ...], Answer] = {}
         self._misses: set[tuple[str, ...]] = set()
+        self._degraded: dict[tuple[str, ...], set[str]] = {}  # command -> keys whose criteria FAULTS degraded
         self.binaries: dict[str, str] = dict(KNOWN_BINARIES)
         if build:
             self.build()
@@ -103,17 +104,40 @@ class Answers:
             for run in runs:
                 if getattr(run, "where", "shell") not in ("shell", "console") or not run.keys:
                     continue  # U-Boot commands are answered by the sim's U-Boot; setup commands by the shell
-                vals, dirs, sds = {}, {}, {}
+                vals, dirs, sds, degraded = {}, {}, {}, set()
                 for key, ids in run.keys.items():
                     cs = [by_id[i] for i in ids if i in by_id]
                     if cs:
                         vals[key], dirs[key], sds[key] = cs[0].value, cs[0].direction, self.spread.of(cs[0])
+                        if any(self.data.faults.degradation(c.id) for c in cs):
+                            degraded.add(key)
                 tokens = _tokens(run.command)
                 if tokens and tokens not in self._index:
                     self._index[tokens] = Answer(run.tool, run.command, vals, dirs, sds)
+                    self._degraded[tokens] = degraded
+                elif tokens:  # another suite planned the same command (openssl speed for OpenSSL and crypto_accel)
+                    self._merge(tokens, vals, dirs, sds, degraded)
                 for binary in binaries_of(run.command):
                     if binary not in SUPPORT:
                         self.binaries.setdefault(binary, run.tool)
+
+    def _merge(self, tokens: tuple[str, ...], vals: dict, dirs: dict, sds: dict, degraded: set[str]) -> None:
+        """One command that two suites plan prints one output: its answer carries both suites' keys. Keys name a
+        quantity and its unit, `<quantity> (<unit>)`; where both suites read the same quantity (in KBytes/s and in
+        MB/s), the one board has one value for it: the first suite's, unless only the second's criterion is degraded
+        (-v FAULTS), so that a degraded number shows whichever table publishes it."""
+        answer, had = self._index[tokens], self._degraded[tokens]
+        quantity = {_quantity(k): k for k in answer.values}
+        for key, value in vals.items():
+            same = quantity.get(_quantity(key))
+            if same is not None and (same in had or key not in degraded):
+                continue
+            if same is not None:
+                for table in (answer.values, answer.directions, answer.spreads):
+                    table.pop(same, None)
+            answer.values[key], answer.directions[key], answer.spreads[key] = value, dirs[key], sds[key]
+            if key in degraded:
+                had.add(key)
 
     # -- answering -----------------------------------------------------------------------------------------
     def lookup(self, command: str) -> Answer | None:
@@ -237,6 +261,11 @@ def binaries_of(command: str) -> list[str]:
 
 SHELL_WORDS = {"cd", "for", "do", "done", "while", "until", "if", "then", "else", "elif", "fi", "case", "esac", "in",
                "echo", "true", "false", "test", "[", "export", "exit", "return"}  # fmt: skip
+
+
+def _quantity(key: str) -> str:
+    """`aes-128-cbc/16 (KBytes/s)` -> `aes-128-cbc/16`: what a key measures, without its unit."""
+    return key.rsplit(" (", 1)[0] if key.endswith(")") else key
 
 
 def _criteria(vals: dict[str, float], crits: list[Criterion]) -> dict[str, Criterion | None]:
