@@ -33,3 +33,14 @@ def test_rfc2544_benchmark_on_a_board_without_udp_rows_fails():
 def test_bring_up_benchmarks_with_no_runs_fail(script):
     p = _run(script, "--runs", "0")
     assert p.returncode != 0 and "--runs must be 1 or more" in p.stderr
+
+
+def test_error_rate_benchmarks_that_measure_nothing_fail():
+    """k2g_evm publishes no number in any imported guide; a suite list the board does not publish, or no run at all,
+    leaves the end-to-end benchmark nothing to judge."""
+    p = _run("error_rates.py", "--board", "k2g_evm")
+    assert p.returncode != 0 and "k2g_evm publishes no criterion: nothing measured" in p.stderr
+    p = _run("error_rates_robot.py", "--suites", "nosuchsuite", "--runs", "1")
+    assert p.returncode != 0 and "publishes no criterion in nosuchsuite: nothing to measure" in p.stderr
+    p = _run("error_rates_robot.py", "--suites", "stream", "--runs", "0", "--degraded", "0")
+    assert p.returncode != 0 and "no run judged a criterion: nothing was measured" in p.stderr
