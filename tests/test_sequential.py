@@ -147,7 +147,8 @@ def test_a_value_averaged_over_runs_has_the_noise_of_their_mean() -> None:
     assert twenty.sd == pytest.approx(0.04 / math.sqrt(20))
     assert twenty.source == "class boot-time: 4.0% for one run, over the mean of 20"
     assert sequential.averaged(one, 1) is one
-    past = sequential.Noise(0.01, "history (5 runs)")
+    past = sequential.NoiseModel(2.0, 0.02, 3.0).of(boot, [10.0, 10.1, 9.9, 10.05, 9.95])
+    assert past.source == "history (5 runs)"
     assert sequential.averaged(past, 20) is past
     # 10.6 s against 10 s published, 10 % tolerance: one boot's noise cannot decide it in one run, the mean of 20 can
     assert sequential.decide(boot, [10.6], TEN, one, 2.0, last=False).verdict == sequential.MORE

@@ -38,6 +38,7 @@ _MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)  # the median's standard error over 
 class Noise:
     sd: float  # relative standard deviation of one run
     source: str  # "guide min/max", "history (n runs)", "class <name>", "default"
+    of_values: bool = False  # read from the values the gate judged before (history), not from single runs
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class NoiseModel:
             return Noise(guide, "guide min/max")
         past = from_history(history or [])
         if past is not None:
-            return Noise(past, f"history ({len(history or [])} runs)")
+            return Noise(past, f"history ({len(history or [])} runs)", of_values=True)
         for name, patterns, sd in self.classes:
             if matches(c, patterns):
                 return Noise(sd, f"class {name}")
@@ -98,7 +99,7 @@ class NoiseModel:
 def averaged(noise: Noise, runs: int) -> Noise:
     """The noise of a value that is itself the mean of `runs` independent runs (boot time: BOOT_CYCLES boots): one
     run's noise over sqrt(runs). Not for noise read from the board's history, whose values are such means already."""
-    if runs <= 1 or noise.source.startswith("history"):
+    if runs <= 1 or noise.of_values:
         return noise
     return Noise(
         noise.sd / math.sqrt(runs), f"{noise.source}: {noise.sd * 100:.1f}% for one run, over the mean of {runs}"
