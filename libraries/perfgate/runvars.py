@@ -15,6 +15,9 @@ class VariableError(DataError):
     """A run variable with a value the gate cannot use."""
 
 
+BOOT_CYCLES = 3  # boots per boot-time value when the BOOT_CYCLES variable is unset (the guides used 20)
+
+
 def unset(value: object) -> bool:
     return value is None or (isinstance(value, str) and value.strip().upper() in ("", "NONE", "${NONE}"))
 

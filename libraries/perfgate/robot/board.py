@@ -394,7 +394,7 @@ class Board:
         if variant not in ("default", "init_sh"):
             raise AssertionError(f"unknown boot variant in {command!r} (default, init_sh)")
         try:
-            cycles = runvars.whole("BOOT_CYCLES", _var("BOOT_CYCLES"), 3)
+            cycles = runvars.whole("BOOT_CYCLES", _var("BOOT_CYCLES"), runvars.BOOT_CYCLES)
         except PerfgateError as e:
             raise AssertionError(str(e)) from None
         note = f"boot time ({variant}) over {cycles} boot cycles (BOOT_CYCLES; the guides used 20)"

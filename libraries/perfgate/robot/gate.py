@@ -762,7 +762,7 @@ class Gate:
         self.inconclusive = runvars.choice("INCONCLUSIVE", _var("INCONCLUSIVE"), "fail", ("fail", "pass"))
         self.noise = sequential.load()
         self.on_missing_tool = runvars.choice("ON_MISSING_TOOL", _var("ON_MISSING_TOOL"), "fail", ("fail", "skip"))
-        runvars.whole("BOOT_CYCLES", _var("BOOT_CYCLES"), 3)
+        runvars.whole("BOOT_CYCLES", _var("BOOT_CYCLES"), runvars.BOOT_CYCLES)
         runvars.positive("DURATION", _var("DURATION"), "a positive number of seconds")
         speed = _var("SIM_SPEED")
         if str(speed).strip().lower() != "auto":  # the simulated board's own default, said as a word

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from perfgate import runvars
 from perfgate.board.traits import no_uboot_reason
 from perfgate.model import Criterion
 from perfgate.tools import parse
@@ -27,7 +28,7 @@ def variant(c: Criterion) -> str:
 
 class BootTime(Workload):
     suite = "boot_time"
-    averaged_over = ("BOOT_CYCLES", 3)
+    averaged_over = ("BOOT_CYCLES", runvars.BOOT_CYCLES)
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         timeout = float((profile.get("timeouts") or {}).get("boot", 180))
