@@ -1,8 +1,8 @@
 *** Settings ***
 Documentation     IPC / RP Message latency, as the AM64x RT guide's "RP Message latency Performance" table
-...               (rpmsg_char_benchmark round trips to the R5F and M4F cores): one test per number the guide
-...               publishes for the board. perfgate has no workload for it yet (the tool's output is not in the
-...               guide): every such test fails as not measured, with that reason.
+...               (rpmsg_char_benchmark round trips to the R5F and M4F cores, TI's command per remote core and
+...               message size): one test per number the guide publishes for the board. The board data maps the
+...               guide's core names to rproc ids (workloads.rpmsg_latency.cores, perfgate/workloads/rpmsg_latency.py).
 
 Library           DataDriver    rpmsg_latency.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
 ...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
