@@ -1,4 +1,4 @@
-"""Benchmark: importing every guide (the five in ../shared/guides and the ten in ../shared/guides/current: read,
+"""Benchmark: importing every guide (the five in guides/ and the ten in guides/current/: read,
 build criteria, render threshold files) must take under 2 s.
 
     python benchmarks/import_guides.py [--repeat N]

@@ -1,4 +1,4 @@
-"""The release of each board in the five guides the project started from (../shared/guides/*.rst).
+"""The release of each board in the five guides the project started from (guides/*.rst).
 
 Tests written against those guides' tables pin them: without a release, a board is judged against its newest
 release (the current guides), whose tables are tested by their own tests.

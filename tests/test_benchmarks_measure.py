@@ -19,7 +19,7 @@ def _run(script: str, *args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 def test_guide_import_benchmark_without_guides_fails(tmp_path):
-    """A clone without ../shared/guides used to time 0 guides and print `OK: under 2 s`."""
+    """A guides directory with no guide (PERFGATE_GUIDES) used to time 0 guides and print `OK: under 2 s`."""
     p = _run("import_guides.py", "--repeat", "1", PERFGATE_GUIDES=str(tmp_path))
     assert p.returncode != 0 and "NOTHING MEASURED" in p.stdout + p.stderr and "OK" not in p.stdout
 

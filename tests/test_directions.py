@@ -12,12 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from perfgate import paths
 from perfgate.directions import Directions
 from perfgate.errors import DataError
 from perfgate.guides.importer import Importer, guide_files
-
-pytestmark = pytest.mark.skipif(not paths.guides().is_dir(), reason="no guides")
 
 
 @pytest.fixture(scope="module")

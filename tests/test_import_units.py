@@ -8,8 +8,6 @@ from perfgate import paths
 from perfgate.guides.importer import Importer, guide_files
 from perfgate.guides.units import Units
 
-pytestmark = pytest.mark.skipif(not paths.guides().is_dir(), reason="no guides")
-
 
 @pytest.fixture(scope="module")
 def by_id():

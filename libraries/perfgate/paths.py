@@ -1,16 +1,40 @@
-"""Where the project's data lives. PERFGATE_ROOT overrides the repository root (tests use it)."""
+"""Where the project's data lives. PERFGATE_ROOT overrides the repository root (tests use it).
+
+Two layouts: a checkout (suites/, resources/, variables/ and guides/ beside libraries/), and an installed wheel or
+sdist, which carries the same four directories inside the package as perfgate/share/ (setup.py copies them). An
+installed gate never writes into site-packages: its results go under the current directory (or PERFGATE_RESULTS) and
+what it builds (simulated boards' host keys, the QEMU image) under ~/.cache/perfgate (or PERFGATE_BUILD)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+SHARED = ("suites", "resources", "variables", "guides")  # what an installed package carries in perfgate/share/
+
+
+def _checkout() -> Path:
+    return Path(__file__).resolve().parents[2]
+
+
+def installed() -> bool:
+    """True when perfgate runs from an installed package (no checkout around it, no PERFGATE_ROOT)."""
+    if os.environ.get("PERFGATE_ROOT"):
+        return False
+    c = _checkout()
+    return not ((c / "suites").is_dir() and (c / "variables").is_dir())
+
 
 def root() -> Path:
     env = os.environ.get("PERFGATE_ROOT")
     if env:
         return Path(env).resolve()
-    return Path(__file__).resolve().parents[2]
+    return Path(__file__).resolve().parent / "share" if installed() else _checkout()
+
+
+def suites() -> Path:
+    """The gate's suites directory: `robot -v BOARD:<board> $(perfgate suites)` runs it from anywhere."""
+    return root() / "suites"
 
 
 def variables() -> Path:
@@ -30,7 +54,10 @@ def labs() -> Path:
 
 
 def results() -> Path:
-    return Path(os.environ.get("PERFGATE_RESULTS", root() / "results"))
+    env = os.environ.get("PERFGATE_RESULTS")
+    if env:
+        return Path(env)
+    return Path.cwd() / "results" if installed() else root() / "results"
 
 
 VIRTUAL = "virtual"  # results/virtual/<board>/: runs on a virtual board (sim, qemu), never beside hardware runs
@@ -43,12 +70,20 @@ def board_results(board: str, virtual: bool) -> Path:
 
 
 def guides() -> Path:
-    """The TI guides shipped beside the repository (../shared/guides), or PERFGATE_GUIDES."""
+    """The TI guides the thresholds are imported from, shipped in the repository (guides/: the original five, and
+    the current ones in guides/current/; their source, revision and licence in guides/SOURCES.yaml and
+    guides/LICENSE.md), or PERFGATE_GUIDES."""
     env = os.environ.get("PERFGATE_GUIDES")
     if env:
         return Path(env)
-    return root().parent / "shared" / "guides"
+    return root() / "guides"
 
 
 def build() -> Path:
+    """What perfgate builds: build/ in a checkout; installed, ~/.cache/perfgate (XDG_CACHE_HOME); PERFGATE_BUILD."""
+    env = os.environ.get("PERFGATE_BUILD")
+    if env:
+        return Path(env)
+    if installed():
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "perfgate"
     return root() / "build"
