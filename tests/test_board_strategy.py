@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from perfgate.board import boottime
 from perfgate.board.console import Console, ConsoleFailure, ConsoleTimeout
 from perfgate.board.lab import load
 from perfgate.board.strategy import Board, BringUpError
@@ -205,11 +206,11 @@ def test_missing_program_is_reported(rig):
 
 def test_boot_capture_measures_both_variants(rig):
     board, sb = rig()
-    text = board.boot_capture("default", 2)
+    text = boottime.capture(board, "default", 2)
     m = boot_tool.parse(text)
     assert m["cycles"] == 2
     assert 0.35 <= m["boot time (sec)"] <= 1.5  # the scripted board takes 0.4 s from Starting kernel to login
-    text = board.boot_capture("init_sh", 1)
+    text = boottime.capture(board, "init_sh", 1)
     m = boot_tool.parse(text)
     assert 0.35 <= m["boot time (sec)"] <= 1.5
     assert sb.cycles == 3

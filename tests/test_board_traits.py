@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from perfgate.board import boottime
 from perfgate.board.console import Console, ConsoleSilent
 from perfgate.board.lab import load
 from perfgate.board.strategy import Board, BringUpError
@@ -216,7 +217,7 @@ def test_falcon_board_without_autoboot_or_starting_kernel(rig):
     reach_shell(board)
     with pytest.raises(BringUpError, match=r"no U-Boot autoboot line .*Falcon"):
         board.transition("uboot")
-    text = board.boot_capture("default", 1)
+    text = boottime.capture(board, "default", 1)
     assert "# start: Booting Linux on physical CPU" in text
     assert "measured from `Booting Linux on physical CPU`" in text
     assert boot_tool.parse(text)["boot time (sec)"] >= 0

@@ -10,7 +10,7 @@ import pytest
 from perfgate import cli
 from perfgate.errors import PerfgateError
 from perfgate.report import compare, rundir
-from perfgate.report.metrics import RunRecorder
+from perfgate.report.recorder import RunRecorder
 
 
 def _run(root: Path, board: str, name: str, values: dict[str, float | None], tol: float = 0.05,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from perfgate.board import lab_labgrid
 from perfgate.board.lab import load
 from perfgate.errors import DataError
-from perfgate.farm import labdata
 from perfgate.farm.client import Farm, FarmError
 
 GOOD = """\
@@ -34,22 +34,23 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_the_example_labgrid_lab_loads_as_hardware_with_tag_filters() -> None:
     lab = load("example-labgrid", "am62xx_sk")
     assert lab.kind == "labgrid" and not lab.virtual  # a farm's boards are hardware unless the lab says otherwise
-    assert labdata.filters(lab, "am62xx_sk") == {"board": "am62xx_sk"}
-    assert labdata.settings(lab)["coordinator"] == "lab-host.example:20408"
-    assert labdata.settings(lab)["wait"] == 1800.0
-    assert lab.data["serial"]["port"] == labdata.FROM_PLACE  # the console comes from the place
+    assert lab_labgrid.filters(lab, "am62xx_sk") == {"board": "am62xx_sk"}
+    assert lab_labgrid.settings(lab)["coordinator"] == "lab-host.example:20408"
+    assert lab_labgrid.settings(lab)["wait"] == 1800.0
+    assert lab.data["serial"]["port"] == lab_labgrid.FROM_PLACE  # the console comes from the place
 
 
 def test_place_and_tags_both_filter_and_neither_means_the_board(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
     write(tmp_path, GOOD.replace("tags:", "place: am62-01, tags:"))
-    assert labdata.filters(load("farm", "j721e_idk_gw"), "j721e_idk_gw") == {
+    assert lab_labgrid.filters(load("farm", "j721e_idk_gw"), "j721e_idk_gw") == {
         "board": "j721e_idk_gw", "rack": "b", "name": "am62-01",
     }  # fmt: skip
     write(tmp_path, "name: farm\nkind: labgrid\n")
     lab = load("farm", "am62xx_sk")
-    assert labdata.filters(lab, "am62xx_sk") == {"board": "am62xx_sk"}
-    assert labdata.settings(lab)["wait"] == labdata.DEFAULT_WAIT and "coordinator" not in labdata.settings(lab)
+    assert lab_labgrid.filters(lab, "am62xx_sk") == {"board": "am62xx_sk"}
+    settings = lab_labgrid.settings(lab)
+    assert settings["wait"] == lab_labgrid.DEFAULT_WAIT and "coordinator" not in settings
 
 
 @pytest.mark.parametrize(

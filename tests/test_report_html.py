@@ -10,7 +10,7 @@ import pytest
 
 from perfgate import cli
 from perfgate.report import charts, html, sample
-from perfgate.report.metrics import RunRecorder
+from perfgate.report.recorder import RunRecorder
 
 CRITERIA = Path(__file__).parent / "fixtures" / "report" / "am62xx_sk-criteria.json"
 META = {"board": "am62xx_sk", "lab": "sim", "virtual": True, "guide": "linux-10.00-am62x.rst", "release": "10.00"}

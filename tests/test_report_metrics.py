@@ -16,7 +16,8 @@ import pytest
 
 from perfgate.errors import DataError
 from perfgate.report import history, sample
-from perfgate.report.metrics import FIELDS, RunRecorder, robot_test, summary_csv
+from perfgate.report.metrics import FIELDS, robot_test, summary_csv
+from perfgate.report.recorder import RunRecorder
 
 CRITERIA = Path(__file__).parent / "fixtures" / "report" / "am62xx_sk-criteria.json"
 META = {"board": "am62xx_sk", "lab": "sim", "virtual": True, "guide": "linux-10.00-am62x.rst", "release": "10.00"}
@@ -110,7 +111,7 @@ WRITER = r"""
 import json, sys
 from pathlib import Path
 from perfgate.report import sample
-from perfgate.report.metrics import RunRecorder
+from perfgate.report.recorder import RunRecorder
 criteria = json.loads(Path(sys.argv[2]).read_text())
 rec = RunRecorder(Path(sys.argv[1]), {"board": "am62xx_sk", "lab": "sim", "virtual": True})
 for i, e in enumerate(sample.entries(criteria * 20)):

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from perfgate import cli
-from perfgate.report.metrics import RunRecorder
+from perfgate.report.recorder import RunRecorder
 
 
 def _suite(tmp_path: Path) -> Path:
@@ -18,7 +18,7 @@ def _suite(tmp_path: Path) -> Path:
     lib.write_text(
         "from pathlib import Path\n"
         "from robot.libraries.BuiltIn import BuiltIn\n"
-        "from perfgate.report.metrics import RunRecorder\n"
+        "from perfgate.report.recorder import RunRecorder\n"
         "class MiniGate:\n"
         "    ROBOT_LIBRARY_SCOPE = 'GLOBAL'\n"
         "    def open_run(self, run_dir):\n"

@@ -10,7 +10,7 @@ import pytest
 
 from perfgate import cli, paths
 from perfgate.report import history, trend
-from perfgate.report.metrics import RunRecorder
+from perfgate.report.recorder import RunRecorder
 
 
 def _finished_run(root: Path, name: str, copy: float, lat: float, virtual: bool = True) -> Path:

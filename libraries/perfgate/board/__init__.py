@@ -2,6 +2,8 @@
 drivers chosen by lab data (variables/labs/<lab>.yaml):
 
 - lab.py       the lab file: validated (errors name the file, key and line), per-board overrides, templates
+- lab_labgrid.py  a `kind: labgrid` lab's `labgrid:` mapping (lab data: the farm reads it, it imports no farm)
+- timeouts.py  every bring-up wait: defaults, the names a lab may set, scaling for a fast (simulated) board
 - launcher.py  virtual labs: start the board process (`start:`), read its state file, stop it, no orphans
 - power.py     power drivers (PowerDriver: on/off/cycle): a command (PDU, relay, labgrid-client, sim-power), soft
                reboot, or the operator

@@ -17,9 +17,10 @@ from typing import Any
 import yaml
 
 from perfgate import address, paths
+from perfgate.board import lab_labgrid
+from perfgate.board.timeouts import TIMEOUTS
 from perfgate.datafile import load_mapping, merge
 from perfgate.errors import DataError
-from perfgate.farm import labdata
 
 DEFAULT_LAB = "sim"
 KINDS = ("sim", "qemu", "hardware", "labgrid")
@@ -176,7 +177,7 @@ def validate(lab: Lab) -> None:
         raise lab.error(f"must be true or false, not {d['virtual']!r}", "virtual")
     if d["kind"] not in HARDWARE_KINDS and not d["virtual"]:
         raise lab.error(f"a {d['kind']} lab is virtual: it must never be reported as hardware", "virtual")
-    labdata.validate(lab)  # kind: labgrid (the place gives the console and the power)
+    lab_labgrid.validate(lab)  # kind: labgrid (the place gives the console and the power)
     start = d.get("start")
     if start is not None and not isinstance(start, (str, list)):
         raise lab.error("must be a command line (string or list)", "start")
@@ -311,8 +312,6 @@ def _seconds(value: object) -> float | None:
 
 def _check_seconds(lab: Lab) -> None:
     """Every timeout and duration is a positive number of seconds (`90`, not `90s`), under a name the gate knows."""
-    from perfgate.board.strategy import TIMEOUTS  # the waits the board strategy has
-
     d = lab.data
     for key in SECONDS_KEYS:
         if d.get(key) is not None and _seconds(d[key]) is None:

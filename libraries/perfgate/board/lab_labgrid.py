@@ -1,4 +1,4 @@
-"""The `kind: labgrid` lab: where the coordinator is and which place to take.
+"""The `kind: labgrid` lab file's `labgrid:` mapping: where the coordinator is and which place to take.
 
     name: farm
     kind: labgrid
@@ -9,15 +9,18 @@ and/or `tags` (tag filters, `{board}` is the gate's BOARD; neither: `board=<BOAR
 a free place, default 600), `power_delay` (seconds off in a power-cycle, labgrid's default 2).
 The console and the power come from the place's resources; `serial.baud`, `power`, `ssh` in the lab are used only
 when the place does not have them (no power resource: the lab's `power`, default a soft reboot).
+
+Lab data, not the farm: lab.py validates it with the rest of the lab file, and the farm (perfgate.farm) reads it
+when it takes a place. It knows the lab only as LabFile (its data and how it names an error), so it imports no
+other module of perfgate.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from perfgate.board.lab import Lab
+from perfgate.errors import DataError
 
 KEYS = ("coordinator", "place", "tags", "wait", "power_delay")
 TAG_KEY = re.compile(r"[a-z][a-z0-9_]+")  # labgrid.remote.common.TAG_KEY, matched whole
@@ -26,7 +29,15 @@ DEFAULT_WAIT = 600.0
 FROM_PLACE = "labgrid-place"  # the serial port until the place's NetworkSerialPort is known
 
 
-def validate(lab: Lab) -> None:
+class LabFile(Protocol):
+    """What this module reads of a lab (perfgate.board.lab.Lab)."""
+
+    data: dict[str, Any]
+
+    def error(self, message: str, *key: str | int) -> DataError: ...
+
+
+def validate(lab: LabFile) -> None:
     """Check `labgrid:` (only in a labgrid lab) and fill what the place will give (serial port, power)."""
     d = lab.data
     lg = d.get("labgrid")
@@ -72,7 +83,7 @@ def validate(lab: Lab) -> None:
     d["serial"] = {**serial, "port": FROM_PLACE}
 
 
-def filters(lab: Lab, board: str) -> dict[str, str]:
+def filters(lab: LabFile, board: str) -> dict[str, str]:
     """The reservation's tag filters: the lab's tags ({board} filled in), plus name=<place>; neither: board=BOARD."""
     lg = lab.data.get("labgrid") or {}
     out = {k: v.replace("{board}", board) for k, v in (lg.get("tags") or {}).items()}
@@ -81,5 +92,5 @@ def filters(lab: Lab, board: str) -> dict[str, str]:
     return out or {"board": board}
 
 
-def settings(lab: Lab) -> dict[str, Any]:
+def settings(lab: LabFile) -> dict[str, Any]:
     return dict(lab.data.get("labgrid") or {})

@@ -19,45 +19,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from perfgate.board import boottime
 from perfgate.board.console import ConsoleDriver, ConsoleTimeout, await_lines
 from perfgate.board.lab import Lab, expand
 from perfgate.board.power import ManualPower, PowerDriver, power_from_lab
 from perfgate.board.shell import LoginRefused, ShellDriver
 from perfgate.board.ssh import SshDriver, SshShell
+from perfgate.board.timeouts import TIMEOUTS, Timeouts
 from perfgate.board.traits import Traits, no_uboot_reason
 from perfgate.board.uboot import UBootDriver, UBootRestarted, garbage_note
 from perfgate.errors import ToolMissing
 
 STATES = ("unknown", "off", "uboot", "booting", "login", "shell", "init_sh")
 NOT_FOUND = re.compile(r"(?:^|\n)(?:-?sh|bash|ash|\S+): (?:line \d+: )?(\S+): (?:command )?not found")
-__all__ = ["Board", "BringUpError", "Timeouts", "garbage_note"]
+__all__ = ["TIMEOUTS", "Board", "BringUpError", "Timeouts", "garbage_note"]
 
 
 class BringUpError(AssertionError):
     """The board did not reach a state, even after a power-cycle and a retry."""
-
-
-TIMEOUTS = {"power": 30.0, "autoboot": 60.0, "uboot_command": 120.0, "boot": 180.0, "login": 30.0, "ssh": 30.0,
-            "poke": 5.0, "silence": 60.0}  # fmt: skip
-
-
-@dataclass
-class Timeouts:
-    """Every wait, in seconds of board time (profile `timeouts`, then the lab's). A board that runs `scale` times
-    faster than real time (the simulated board) gets them divided by the scale, never below `floor`."""
-
-    raw: dict[str, float] = field(default_factory=dict)
-    scale: float = 1.0
-    floor: float = 5.0
-
-    def of(self, seconds: float) -> float:
-        return max(self.floor, seconds / self.scale) if self.scale > 1 else seconds
-
-    def __getattr__(self, name: str) -> float:
-        if name in TIMEOUTS:
-            return self.of(float(self.raw.get(name, TIMEOUTS[name])))
-        raise AttributeError(name)
 
 
 @dataclass
@@ -476,7 +454,3 @@ class Board:
             self.wait_autoboot(since, booting=True)
             kstart, kend = self.boot("default", since=since)
         return t0, since, kstart, kend
-
-    def boot_capture(self, variant: str, cycles: int) -> str:
-        """Boot `cycles` times and return the host-timestamped console log (perfgate.tools.boot format)."""
-        return boottime.capture(self, variant, cycles)

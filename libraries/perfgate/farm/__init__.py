@@ -4,5 +4,6 @@ give it back (release, cancel the reservation), and never leave a place locked b
 - client.py   the coordinator through labgrid's own Python client (gRPC): places, reservations, resources
 - power.py    power through labgrid's drivers, built from the acquired place's power resource
 - guard.py    a small process beside the gate that gives the place back when the gate dies (killed, crashed)
-- labdata.py  the `kind: labgrid` lab's `labgrid:` mapping (coordinator, place or tags, bounded wait)
+- lease.py    take a place and give it back, tying the above together
+The lab's `labgrid:` mapping (coordinator, place or tags, bounded wait) is lab data: perfgate.board.lab_labgrid.
 """

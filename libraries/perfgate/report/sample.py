@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from perfgate.report.metrics import RunRecorder
+from perfgate.report.recorder import RunRecorder
 
 
 def _verdict(measured: float | None, published: float, direction: str, tol: float) -> tuple[str, float | None]:

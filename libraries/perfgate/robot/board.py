@@ -22,6 +22,7 @@ from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import boards, runvars
+from perfgate.board import boottime
 from perfgate.board.console import Console
 from perfgate.board.lab import Lab, board_profile, expand, load
 from perfgate.board.launcher import Launcher
@@ -159,13 +160,13 @@ class Board:
     def _take_place(self, out_dir: Path) -> None:
         """kind: labgrid: reserve a matching place (bounded wait, progress on the console), acquire it, and take
         the console, the power and (unless the lab names one) the SSH address from its resources."""
-        from perfgate.farm import labdata
+        from perfgate.board import lab_labgrid
         from perfgate.farm.lease import take
 
         assert self.lab is not None
-        lg = labdata.settings(self.lab)
+        lg = lab_labgrid.settings(self.lab)
         try:
-            self.lease = take(lg.get("coordinator"), labdata.filters(self.lab, self.name), lg["wait"],
+            self.lease = take(lg.get("coordinator"), lab_labgrid.filters(self.lab, self.name), lg["wait"],
                               power_delay=lg["power_delay"], say=self._console_say, log_dir=out_dir)  # fmt: skip
         except AssertionError as e:
             raise AssertionError(f"LAB={self.lab.name}: {e}") from None
@@ -402,7 +403,7 @@ class Board:
         if cycles < 20:
             logger.console(f"perfgate: {note}")
         with self._logged(command) as b:
-            text = b.boot_capture(variant, cycles)
+            text = boottime.capture(b, variant, cycles)
         return text
 
     def board_address(self) -> str:

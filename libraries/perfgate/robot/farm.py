@@ -20,8 +20,8 @@ from robot.api import logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 
+from perfgate.board.lab_labgrid import TAG_KEY, TAG_VALUE
 from perfgate.farm.client import FarmError
-from perfgate.farm.labdata import TAG_KEY, TAG_VALUE
 from perfgate.farm.lease import Lease, take
 
 

@@ -234,7 +234,7 @@ class Gate:
             "faults": _str_or_none(_var("FAULTS")),
             "suites": self._selected,
         }
-        from perfgate.report.metrics import RunRecorder
+        from perfgate.report.recorder import RunRecorder
 
         self.recorder = RunRecorder(self.run_dir, meta)
         self._watch_signals()
