@@ -159,3 +159,66 @@ def test_bound_client_real_capture_and_the_sim_print_the_bound_address_as_local_
     assert sim["start"]["connected"][0]["remote_host"] == "192.168.2.1"
     assert set(sim["start"]["connected"][0]) == set(real["start"]["connected"][0])
     assert iperf3.parse(out, command=cmd)["datagram size (bytes)"] == 1426
+
+
+# --- one stream reported by both ends (issue 21): counted once, an error when the two reports disagree ---------------
+
+THROUGHPUT, SEND, LOSS = "throughput (Mbits/sec)", "send throughput (Mbits/sec)", "packet loss (%)"
+
+
+def test_udp_stream_reported_by_the_server_and_the_client_is_counted_once() -> None:
+    """TI's docs show the board's `iperf3 -s` summary and the client's summary of the same UDP stream in one log: the
+    receiver line of stream [5] appears twice, once per end, with the same figures. It is one stream of 100 Mbit/s,
+    not two (the reader added every receiver line and reported 200)."""
+    text = capture(FIX / "udp-b100M-t2-server-then-client.txt")
+    receivers = [line for line in text.splitlines() if line.startswith("[  5]") and line.rstrip().endswith("receiver")]
+    assert len(receivers) == 2
+    m = iperf3.parse(text, "iperf3 -c 127.0.0.1 -p 5401 -u -b 100M -t 2")
+    assert m[THROUGHPUT] == pytest.approx(100.0)
+    assert m[LOSS] == 0.0
+    # the docs' excerpt: only the two ends' summary blocks, no connection header left to tell the ends apart
+    excerpt = "".join(
+        line + "\n" for line in text.splitlines() if line.startswith("[ ID]") or line.rstrip().endswith(("sender", "receiver"))
+    )
+    assert excerpt.count("receiver") == 2
+    assert iperf3.parse(excerpt)[THROUGHPUT] == pytest.approx(100.0)
+
+
+def test_tcp_stream_reported_by_both_ends_and_get_server_output_are_counted_once() -> None:
+    assert iperf3.parse(capture(FIX / "tcp-t2-server-then-client.txt"))[THROUGHPUT] == pytest.approx(20100.0)
+    m = iperf3.parse(capture(FIX / "udp-b100M-t2-get-server-output.txt"))
+    assert m[THROUGHPUT] == pytest.approx(100.0) and m[SEND] == pytest.approx(100.0)
+    m = iperf3.parse(capture(FIX / "tcp-reverse-t1-get-server-output.txt"))
+    assert m[THROUGHPUT] == pytest.approx(21700.0) and m[SEND] == pytest.approx(21700.0)
+
+
+def test_parallel_streams_with_server_output_read_the_sum_once() -> None:
+    """-P 2 -t 2: several interval blocks (three separators) are one run; with --get-server-output the server's
+    [SUM] receiver line repeats the client's, and the server numbers its streams [5] [6] where the client says
+    [5] [7]."""
+    assert iperf3.parse(capture(FIX / "udp-P2-b100M-t2.txt"))[THROUGHPUT] == pytest.approx(200.0)
+    assert iperf3.parse(capture(FIX / "udp-P2-b100M-t2-get-server-output.txt"))[THROUGHPUT] == pytest.approx(200.0)
+    m = iperf3.parse(capture(FIX / "tcp-P2-t2-get-server-output.txt"))
+    assert m[THROUGHPUT] == pytest.approx(18500.0) and m[SEND] == pytest.approx(18600.0)
+    m = iperf3.parse(capture(FIX / "udp-reverse-P2-b100M-t1-get-server-output.txt"))
+    assert m[THROUGHPUT] == pytest.approx(200.0) and m[SEND] == pytest.approx(200.0)
+
+
+def test_bidir_with_server_output_adds_each_direction_once() -> None:
+    """--bidir --get-server-output: the server's [5][RX-S] receiver line is the client's [5][TX-C] receiver line
+    (the same stream, seen from the other end); the client's [7][RX-C] summary comes after the server output."""
+    m = iperf3.parse(capture(FIX / "tcp-bidir-t1-get-server-output.txt"))
+    assert m[THROUGHPUT] == pytest.approx(6360.0 + 14900.0)
+    assert m[SEND] == pytest.approx(6410.0 + 15000.0)
+
+
+def test_one_stream_id_reported_twice_with_different_figures_is_an_error_naming_both_lines() -> None:
+    text = capture(FIX / "tcp-two-ends-of-different-runs.txt")
+    lines = [n for n, line in enumerate(text.splitlines(), 1) if line.rstrip().endswith("receiver")]
+    assert len(lines) == 2
+    with pytest.raises(ParseError) as e:
+        iperf3.parse(text)
+    message = str(e.value)
+    assert "[5]" in message and f"line {lines[0]}" in message and f"line {lines[1]}" in message
+    assert "20.1 Gbits/sec" in message and "18.7 Gbits/sec" in message
+    assert e.value.line == lines[1]

@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "baseline": ("baseline", "write a board's thresholds from measured runs"),
     "lab": ("lab", "check a lab file and a board in it without touching the hardware (lab check <lab>)"),
     "qemu": ("qemu", "build or start the QEMU arm64 virtual board"),
+    "suites": ("suites", "print the gate's suites directory (robot -v BOARD:<b> $(perfgate suites)) or a suite's file"),
+    "init": ("init", "write a starting lab file and a README for your own lab into a directory"),
 }
 
 

@@ -6,7 +6,8 @@ import argparse
 import json
 from collections import Counter
 
-from perfgate import boards, criteria
+from perfgate import boards, criteria, paths
+from perfgate.errors import PerfgateError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +46,11 @@ def summary() -> list[dict]:
 
 def run(args: argparse.Namespace) -> int:
     rows = summary()
+    if not rows:
+        raise PerfgateError(
+            f"no boards: no board profile in {paths.boards()} and no thresholds in {paths.thresholds()} "
+            "(an installation without its variables: reinstall perfgate; a checkout: run `perfgate import`)"
+        )
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
