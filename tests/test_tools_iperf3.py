@@ -178,7 +178,9 @@ def test_udp_stream_reported_by_the_server_and_the_client_is_counted_once() -> N
     assert m[LOSS] == 0.0
     # the docs' excerpt: only the two ends' summary blocks, no connection header left to tell the ends apart
     excerpt = "".join(
-        line + "\n" for line in text.splitlines() if line.startswith("[ ID]") or line.rstrip().endswith(("sender", "receiver"))
+        line + "\n"
+        for line in text.splitlines()
+        if line.startswith("[ ID]") or line.rstrip().endswith(("sender", "receiver"))
     )
     assert excerpt.count("receiver") == 2
     assert iperf3.parse(excerpt)[THROUGHPUT] == pytest.approx(100.0)
@@ -222,3 +224,26 @@ def test_one_stream_id_reported_twice_with_different_figures_is_an_error_naming_
     assert "[5]" in message and f"line {lines[0]}" in message and f"line {lines[1]}" in message
     assert "20.1 Gbits/sec" in message and "18.7 Gbits/sec" in message
     assert e.value.line == lines[1]
+
+
+def test_udp_text_summary_reads_packet_loss_and_rate_from_the_datagram_counts() -> None:
+    """Packet loss from the text summary, not only from -J: `[SUM] ... 90873/1498514 (6.1%)  receiver` (the printed
+    percentage is rounded; the counts are not), the same stream also in the server's log above."""
+    text = capture(FIX / "udp-P2-b0-l18-t2-loss-server-then-client.txt")
+    m = iperf3.parse(text, "iperf3 -c 127.0.0.1 -p 5408 -u -b 0 -l 18 -t 2 -P 2")
+    assert m[LOSS] == pytest.approx(100.0 * 90873 / 1498514)
+    assert m["packets per second (kPPS)"] == pytest.approx((1498514 - 90873) / 2.0 / 1e3)
+    assert m["datagram size (bytes)"] == 18
+    assert m[THROUGHPUT] == pytest.approx(101.0)
+    # one stream of the docs' shape, per stream and no [SUM]: `0/763 (0%)`
+    m = iperf3.parse(capture(FIX / "udp-b100M-t2-get-server-output.txt"))
+    assert m[LOSS] == 0.0 and m["packets per second (kPPS)"] == pytest.approx(763 / 2.0 / 1e3)
+    assert "datagram size (bytes)" not in m  # the text does not say it, and no -l was given
+    # TCP prints no datagram counts: no loss is invented
+    assert LOSS not in iperf3.parse(capture(FIX / "tcp-t2-server-then-client.txt"))
+
+
+def test_udp_loss_of_the_docs_shape_keeps_its_precision() -> None:
+    # constructed: the [SUM] receiver line TI's docs show (`1/235500 (0.00042%)`), in iperf 3.12's layout
+    line = "[SUM]   0.00-60.00  sec  1.54 GBytes   220 Mbits/sec  0.011 ms  1/235500 (0.00042%)  receiver\n"
+    assert iperf3.parse(line)[LOSS] == pytest.approx(100.0 / 235500)

@@ -7,8 +7,18 @@ reverse, bidir), `end.sum_sent` / `end.sum_received` (TCP and, since 3.x, UDP), 
 Text: `[  5]   0.00-2.00   sec  4.47 GBytes  19.2 Gbits/sec    7             sender` and `... receiver`; with -P the
 `[SUM]` lines; with --bidir `[  5][TX-C] ...` and `[  7][RX-C] ...` (both directions added).
 
-Two runs in one output (`iperf3 -c X; iperf3 -R -c X`: two `Connecting to host` headers and two summaries in text,
-two JSON documents one after the other) are an error naming both, never the last one read silently.
+UDP text summaries carry `Jitter Lost/Total Datagrams`: `... 0.014 ms  0/763 (0%)  receiver` (per stream and
+`[SUM]`); loss and packets per second are read from those counts (the printed percentage is rounded).
+
+One stream is often printed by both ends (verified on iperf 3.12 captures): the board's `iperf3 -s` log and the
+client's output in one log (TI's docs show both), or the client's `--get-server-output` section. A stream id seen
+twice is counted once when both lines report the same figures, and is an error naming both lines when they disagree.
+The server numbers its streams its own way (`-P 2`: client [5] [7], server [5] [6]; `--bidir`: the server's
+[8][TX-S] is the client's [7][RX-C]), so where the output says which end printed a line the client's are read.
+
+Two runs in one output (`iperf3 -c X; iperf3 -R -c X`: two `Connecting to host` headers, a server log of two tests,
+two JSON documents one after the other, or one stream reported with two sets of figures) are an error naming both,
+never the last one read silently.
 
 Metrics (documented names): `throughput (Mbits/sec)` what the receiving end got (with `--bidir`: both directions
 added, as the guides' bidirectional figure), `send throughput (Mbits/sec)`, `cpu load (%)` (this host: the client,
@@ -18,8 +28,11 @@ received per second / 1000), `datagram size (bytes)`.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import shlex
+from dataclasses import dataclass
 
 from perfgate.errors import ParseError
 from perfgate.tools.common import CPU, DGRAM, ESCAPES, KPPS, LOSS, THROUGHPUT
@@ -28,15 +41,19 @@ SEND = "send throughput (Mbits/sec)"
 REMOTE_CPU = "remote cpu load (%)"
 
 TEXT_SUM = re.compile(
-    r"^\[\s*(\d+|SUM)\](?:\[([TR]X-[CS])\])?\s+([\d.]+)-([\d.]+)\s+sec\s+[\d.]+\s+\w?Bytes\s+([\d.]+)\s+(\w?)bits/sec"
-    r".*?\b(sender|receiver)\s*$"
+    r"^\[\s*(\d+|SUM)\](?:\[([TR]X-[CS])\])?\s+(([\d.]+)-([\d.]+)\s+sec\s+[\d.]+\s+\w?Bytes\s+([\d.]+)\s+(\w?)bits/sec"
+    r".*?)\s*\b(sender|receiver)\s*$"
 )
+LOST = re.compile(r"(-?\d+)/(\d+)\s+\(([-\d.e+]+)%\)")
 TEXT_ERROR = re.compile(r"^iperf3: (error|interrupt).*", re.I)
 BITS = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 
 
-RUN_HEADER = re.compile(r"^(Connecting to host \S+, port \d+|Accepted connection from \S+, port \d+)")
-SEPARATOR = re.compile(r"^(- ){10,}-?$")
+CLIENT_HEADER = re.compile(r"^Connecting to host \S+, port \d+")
+SERVER_HEADER = re.compile(r"^Accepted connection from \S+, port \d+")
+SERVER_SECTION = re.compile(r"^(Server output:|Server listening on )")
+# one stream seen from either end: the client's TX-C is the server's RX-S (client to server), RX-C is TX-S
+DIRECTION = {"": "", "TX-C": "up", "RX-S": "up", "RX-C": "down", "TX-S": "down"}
 
 
 def _describe(doc: dict) -> str:
@@ -81,13 +98,14 @@ def _json(text: str) -> tuple[dict, int] | None:
 
 
 def _runs(lines: list[str]) -> None:
-    """Two text runs in one output (two headers or two summaries) is an error naming both."""
-    for pattern, what in ((RUN_HEADER, "header"), (SEPARATOR, "summary")):
+    """Two runs in one output (two client headers, or a server log of two tests) is an error naming both. A client
+    header and a server header are the two ends of one run (a log of both, or --get-server-output)."""
+    for pattern in (CLIENT_HEADER, SERVER_HEADER):
         found = [(n, ln.strip()) for n, ln in enumerate(lines, 1) if pattern.match(ln.strip())]
         if len(found) > 1:
             (n1, a), (n2, b) = found[0], found[1]
             raise ParseError(
-                f"two iperf3 runs in one output: a {what} at line {n1} ({a!r}) and another at line {n2} ({b!r}); "
+                f"two iperf3 runs in one output: a header at line {n1} ({a!r}) and another at line {n2} ({b!r}); "
                 "give each run its own output",
                 line=n2,
             )
@@ -139,23 +157,128 @@ def _from_json(doc: dict, line: int) -> dict[str, float]:
     return out
 
 
-def _from_text(lines: list[str]) -> dict[str, float]:
-    """The summary lines: the `[SUM]` lines of a parallel (-P) run, else every stream's; with --bidir
-    (`[  5][TX-C]`, `[  7][RX-C]`) both directions added, as the JSON reading does."""
-    rows: list[tuple[str, str, str, float]] = []  # (stream id, role, sender|receiver, Mbits/s)
-    for line in lines:
-        m = TEXT_SUM.match(line.strip())
-        if m:
-            rows.append((m.group(1), m.group(2) or "", m.group(7), float(m.group(5)) * BITS[m.group(6)] / 1e6))
-    if any(r[0] == "SUM" for r in rows):
-        rows = [r for r in rows if r[0] == "SUM"]
-    received = [v for _, _, side, v in rows if side == "receiver"]
-    sent = [v for _, _, side, v in rows if side == "sender"]
+@dataclass(frozen=True)
+class _Summary:
+    """A final summary line: `[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.014 ms  0/763 (0%)  receiver`."""
+
+    line: int
+    stream: str  # "5", "SUM"
+    direction: str  # "" (one way), "up" (client to server), "down" (server to client) with --bidir
+    side: str  # sender | receiver
+    end: str  # "client", "server" (its role's -C/-S, else the header above it), "" when the output does not say
+    figures: str  # what it reports, spaces squeezed: two lines of one stream report the same figures
+    mbps: float
+    seconds: float
+    lost: int | None
+    total: int | None
+
+    @property
+    def name(self) -> str:
+        return f"[{self.stream}]{f' ({self.direction})' if self.direction else ''} {self.side}"
+
+
+def _summaries(lines: list[str]) -> list[_Summary]:
+    rows = []
+    end = ""
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if CLIENT_HEADER.match(line):
+            end = "client"
+        elif SERVER_HEADER.match(line) or SERVER_SECTION.match(line):
+            end = "server"
+        m = TEXT_SUM.match(line)
+        if not m:
+            continue
+        role = m.group(2) or ""
+        lost = LOST.search(m.group(3))
+        rows.append(
+            _Summary(
+                line=n,
+                stream=m.group(1),
+                direction=DIRECTION[role],
+                side=m.group(8),
+                end={"C": "client", "S": "server"}.get(role[-1:], end),
+                figures=" ".join(m.group(3).split()),
+                mbps=float(m.group(6)) * BITS[m.group(7)] / 1e6,
+                seconds=float(m.group(5)) - float(m.group(4)),
+                lost=int(lost.group(1)) if lost else None,
+                total=int(lost.group(2)) if lost else None,
+            )
+        )
+    return rows
+
+
+def _same(first: _Summary, row: _Summary) -> None:
+    if first.figures != row.figures:
+        raise ParseError(
+            f"iperf3 stream {row.name} is reported twice with different figures: line {first.line} "
+            f"({first.figures}) and line {row.line} ({row.figures}); one stream seen from both ends reports the "
+            "same figures, so these are two runs (or the two ends of different runs): give each run its own output",
+            line=row.line,
+        )
+
+
+def _once(rows: list[_Summary]) -> list[_Summary]:
+    """Each stream's line once. The same stream id, direction and side seen twice (the board's `iperf3 -s` summary
+    and the client's in one log, --get-server-output) is one stream when both report the same figures, and an error
+    naming both lines when they disagree (two runs, or the two ends of different runs). When the output says which
+    end printed what, the client's lines are read and the server's only checked against them (the server numbers
+    its streams its own way: with --bidir its [8][TX-S] is the client's [7][RX-C])."""
+    ends = {r.end for r in rows}
+    server = [r for r in rows if r.end == "server"] if "client" in ends else []
+    seen: dict[tuple[str, str, str], _Summary] = {}
+    for row in rows:
+        if row.end == "server" and server:
+            continue
+        key = (row.stream, row.direction, row.side)
+        if key in seen:
+            _same(seen[key], row)
+        else:
+            seen[key] = row
+    for row in server:
+        key = (row.stream, row.direction, row.side)
+        if key in seen:
+            _same(*sorted((seen[key], row), key=lambda r: r.line))
+    return list(seen.values())
+
+
+def _datagram(command: str | None) -> float | None:
+    try:
+        words = shlex.split(command or "")
+    except ValueError:
+        return None
+    for a, b in itertools.pairwise(words):
+        if a in ("-l", "--length") and b.isdigit():
+            return float(b)
+    return None
+
+
+def _from_text(lines: list[str], command: str | None = None) -> dict[str, float]:
+    """The summary lines: the `[SUM]` lines of a parallel (-P) run, else every stream's, each stream once; with
+    --bidir (`[  5][TX-C]`, `[  7][RX-C]`) both directions added, as the JSON reading does. UDP (a `lost/total (x%)`
+    on the receiver lines): packet loss and packets per second from the datagram counts."""
+    rows = _summaries(lines)
+    if any(r.stream == "SUM" for r in rows):
+        rows = [r for r in rows if r.stream == "SUM"]  # the server numbers its streams its own way: read the sums
+    rows = _once(rows)
+    received = [r for r in rows if r.side == "receiver"]
+    sent = [r for r in rows if r.side == "sender"]
     if not received:
         return {}
-    out = {THROUGHPUT: sum(received)}
+    out = {THROUGHPUT: sum(r.mbps for r in received)}
     if sent:
-        out[SEND] = sum(sent)
+        out[SEND] = sum(r.mbps for r in sent)
+    counted = [r for r in received if r.total is not None and r.lost is not None]
+    if counted:
+        total = sum(r.total or 0 for r in counted)
+        lost = sum(r.lost or 0 for r in counted)
+        if total > 0:
+            out[LOSS] = 100.0 * lost / total
+        if all(r.seconds > 0 for r in counted):
+            out[KPPS] = sum(((r.total or 0) - (r.lost or 0)) / r.seconds for r in counted) / 1000.0
+        size = _datagram(command)
+        if size:
+            out[DGRAM] = size
     return out
 
 
@@ -168,7 +291,7 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     found = _json(clean)
     if not found:
         _runs(lines)
-    out = _from_json(*found) if found else _from_text(lines)
+    out = _from_json(*found) if found else _from_text(lines, command)
     if not out:
         raise ParseError("no iperf3 result (no JSON `end`, no sender/receiver summary line)", line=len(lines) or None)
     return out
