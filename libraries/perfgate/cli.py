@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "trend": ("trend", "plot a metric or a suite across a board's runs"),
     "compare": ("compare", "list what regressed or improved between two runs"),
     "baseline": ("baseline", "write a board's thresholds from measured runs"),
+    "publish": ("publish", "publish a finished run to a results server (publish squad <run>: SQUAD)"),
     "lab": ("lab", "check a lab file and a board in it without touching the hardware (lab check <lab>)"),
     "qemu": ("qemu", "build or start the QEMU arm64 virtual board"),
     "suites": ("suites", "print the gate's suites directory (robot -v BOARD:<b> $(perfgate suites)) or a suite's file"),
