@@ -8,17 +8,22 @@ the RTC). The meter is read only once the board has entered the mode: the consol
 messages (the suite's `entered`), within a bounded wait; evidence that never comes fails the mode's criteria as
 not measured, and a board that was already awake again when the reading ended fails them too. Then the gate waits
 for the resume (`resumed`) and for the board to answer again.
+
+Resume latency (the guides' "LPM Resume Latency Performance") is measured by the gate's stated method, as data
+(power.yaml `resume_latency`: the method's name and description, its command per mode), which the log and each
+row's `tool` in the report name; no power meter is needed for it (perfgate.tools.resume reads its output).
 """
 
 from __future__ import annotations
 
 import re
 
+from perfgate.board.traits import no_console_reason
 from perfgate.errors import BoardLost, DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.tools.power import rail_key
-from perfgate.workloads.base import Context, Measurements, Run, Workload
+from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
 from perfgate.workloads.peripherals import clean, fill, missing, settings
 
 SUITE = "low_power"
@@ -77,6 +82,42 @@ def mode_of(c: Criterion, s: dict) -> dict | None:
     return None
 
 
+RTC_MODES = {"standby", "freeze", "mem", "disk", "off", "no", "on", "disable", "show"}  # rtcwake(8) -m
+
+
+def resume_mode(c: Criterion, s: dict) -> dict | None:
+    """The resume_latency entry for a row (`Deep Sleep`, `MCU Only`...)."""
+    for m in (s.get("resume_latency") or {}).get("modes") or []:
+        if re.search(str(m.get("match", "")), clean(c.row or c.name)):
+            return m
+    return None
+
+
+def resume_run(c: Criterion, s: dict) -> Run | str:
+    """The run that measures one resume-latency row by the stated method, or why it cannot be measured."""
+    rl = s.get("resume_latency") or {}
+    where = "variables/workloads/power.yaml (or the lab): low_power.resume_latency"
+    mode = resume_mode(c, s)
+    if mode is None or not rl.get("command"):
+        return f"resume latency of {c.row!r}: no method for this mode ({where}.modes, .command)"
+    seconds, rtc_mode = rl.get("seconds"), str(mode.get("rtc_mode", "mem"))
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 1 <= seconds <= 3600:
+        raise DataError(f"{where}.seconds: must be a whole number of seconds 1..3600, not {seconds!r}")
+    if rtc_mode not in RTC_MODES:
+        raise DataError(
+            f"{where}.modes: rtc_mode {rtc_mode!r} is not one of rtcwake's modes ({', '.join(sorted(RTC_MODES))})"
+        )
+    method = str(rl.get("method") or "stated")
+    if not re.fullmatch(r"[\w.-]+", method):
+        raise DataError(f"{where}.method: must be one word (letters, digits, . - _), not {method!r}")
+    prepare = str(mode.get("prepare") or "").strip().rstrip(";")
+    label = re.sub(r"[^a-z0-9]+", "-", clean(c.row)).strip("-")
+    values = {**s, **rl, **mode, "seconds": seconds, "rtc_mode": rtc_mode, "method": method,
+              "prepare": f"{prepare};" if prepare else "", "mode": label}  # fmt: skip
+    return Run("resume", fill(str(rl["command"]), values), {"Total Resume Latency (ms)": [c.id]},
+               timeout=float(rl.get("timeout", 120)) + seconds, label=f"resume-{label}")  # fmt: skip
+
+
 def keys_of(c: Criterion) -> list[str]:
     """A rail row like `vdd_lpddr4/vdd_ddr4` is read under either name."""
     if clean(c.row) == "total":
@@ -88,17 +129,20 @@ class LowPower(Workload):
     suite = SUITE
 
     def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        """Skipped when the board or lab lacks what the suite requires, or when the lab has no power meter and
+        no criterion is a resume latency (which needs none), or when the gate cannot watch the console."""
+        if no_console_reason(profile):
+            return no_console_reason(profile)
         s = settings(SUITE, profile, lab)
-        if meter(lab, s) is None:
-            name = (lab or {}).get("name", "the lab")
-            return f"lab {name!r} has no power meter (variables/labs/{name}.yaml: power_meter)"
+        if meter(lab, s) is None and not any(is_resume_latency(c, s) for c in criteria):
+            return no_meter(lab)
         return missing(s.get("requires"), profile, lab)
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         """Per mode: enter it (no metric), then read the meter (one key per rail). measure() sequences them with
         the wake-up in between; the plan tells the simulated board what each command answers."""
         s = settings(SUITE, profile, lab)
-        runs: list[Run] = []
+        runs: list[Run] = [r for c in criteria if is_resume_latency(c, s) and isinstance(r := resume_run(c, s), Run)]
         for mode in s.get("modes") or []:
             crits = [c for c in criteria if mode_of(c, s) is mode]
             m = meter(lab, s, mode)
@@ -116,15 +160,19 @@ class LowPower(Workload):
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
         s = settings(SUITE, ctx.profile, ctx.lab)
         out = Measurements()
-        ctx.note(f"power per rail by the lab's power meter ({ctx.lab.get('power_meter')})")
+        resume = [c for c in criteria if is_resume_latency(c, s)]
+        if resume:
+            self._measure_resume(ctx, s, resume, out)
+        has_meter = meter(ctx.lab, s) is not None
+        if has_meter and len(resume) < len(criteria):
+            ctx.note(f"power per rail by the lab's power meter ({ctx.lab.get('power_meter')})")
         modes: dict[str, list[Criterion]] = {}
         for c in criteria:
             mode = mode_of(c, s)
             if is_resume_latency(c, s):
-                out.missing[c.id] = (
-                    "resume latency is not measured: the guide does not say how TI measured it, and no command "
-                    "for it is in variables/workloads/power.yaml"
-                )
+                continue
+            if not has_meter:
+                out.skipped[c.id] = no_meter(ctx.lab)
                 continue
             if mode is None:
                 out.missing[c.id] = f"no low-power mode for table {c.table!r} (variables/workloads/power.yaml: modes)"
@@ -134,6 +182,25 @@ class LowPower(Workload):
             mode = next(x for x in s["modes"] if x["match"] == match)
             self._measure_mode(ctx, s, mode, crits, out)
         return out
+
+    @staticmethod
+    def _measure_resume(ctx: Context, s: dict, crits: list[Criterion], out: Measurements) -> None:
+        """Each resume-latency row by the stated method (one suspend per row), named in the log and the report."""
+        rl = s.get("resume_latency") or {}
+        method = str(rl.get("method") or "stated")
+        ctx.note(f"resume latency by the gate's own method ({method}), the guide not saying how TI timed it: "
+                 f"{' '.join(str(rl.get('describe') or '').split())}")  # fmt: skip
+        runs = []
+        for c in crits:
+            r = resume_run(c, s)
+            if isinstance(r, str):
+                out.missing[c.id] = r
+            else:
+                runs.append(r)
+        got = run_all(runs, ctx)
+        for cid in got.tools:
+            got.tools[cid] = f"resume ({method} method)"
+        out.merge(got)
 
     def _measure_mode(self, ctx: Context, s: dict, mode: dict, crits: list[Criterion], out: Measurements) -> None:
         """Enter the mode; read the meter once the console showed the board asleep, and only then; wait for the
@@ -215,6 +282,11 @@ class LowPower(Workload):
     def _wake(ctx: Context, s: dict, mode: dict, values: dict, label: str) -> None:
         ctx.run(fill(str(s.get("wake", "uptime")), values), timeout=float(mode.get("seconds", 30)) + 120,
                 label=f"wake-{label}")  # fmt: skip
+
+
+def no_meter(lab: dict) -> str:
+    name = (lab or {}).get("name", "the lab")
+    return f"lab {name!r} has no power meter (variables/labs/{name}.yaml: power_meter)"
 
 
 WORKLOAD = LowPower()
