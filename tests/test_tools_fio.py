@@ -73,3 +73,26 @@ def test_round_trip_write_then_read(fmt: str) -> None:
     for k, v in values.items():
         assert m[k] == pytest.approx(v, rel=0.05)
         assert m[("mmcsd-4m-write: " if k.startswith("write") else "mmcsd-4m-read: ") + k] == m[k]
+
+
+def test_only_the_run_status_group_block_is_read() -> None:
+    """A log that kept only fio's "Run status group" block (TI's docs quote it so): `READ: bw=2304MiB/s (2416MB/s),
+    ...`, decimal MB/s as the guides; no per-job block, so no IOPS or CPU load is invented."""
+    from captures import capture
+
+    m = fio.parse(capture(FIX / "group-only-read-1m.txt"))
+    assert m == {"read throughput (MB/s)": 2416.0, "group 0: read throughput (MB/s)": 2416.0}
+    m = fio.parse(capture(FIX / "group-only-rw-256k.txt"))
+    assert m["read throughput (MB/s)"] == 690.0 and m["write throughput (MB/s)"] == 697.0
+
+
+def test_the_group_block_beside_the_job_block_changes_nothing_and_two_groups_of_one_direction_are_refused() -> None:
+    from captures import capture
+
+    text = (FIX / "read-1m-libaio.txt").read_text(encoding="utf-8")
+    assert "Run status group 0" in text
+    assert fio.parse(text) == fio.parse("\n".join(t for t in text.splitlines() if not t.lstrip().startswith("READ:")))
+    group = capture(FIX / "group-only-read-1m.txt")
+    with pytest.raises(ParseError, match=r"two fio groups report READ.*line 2.*line 7") as e:
+        fio.parse(group + group)
+    assert e.value.line == 7

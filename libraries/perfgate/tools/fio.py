@@ -6,6 +6,11 @@ Two output forms, both verified on fio 3.33 captures (tests/fixtures/fio/):
   a command such as `fio ... write ... && fio ... read ...`); text between them (warnings) is skipped.
 - the default text: `  write: IOPS=5233, BW=1308MiB/s (1372MB/s)(2618MiB/2001msec)` and
   `  cpu          : usr=4.30%, sys=10.00%, ctx=2760, majf=0, minf=11`.
+- only the end of that text, the "Run status group" block (`Run status group 0 (all jobs):` then
+  `   READ: bw=209MiB/s (219MB/s), 209MiB/s-209MiB/s (219MB/s-219MB/s), io=..., run=...`): what a log keeps when it
+  keeps the end of the run, as TI's docs quote it. Read only when there is no per-job block: throughput of the
+  group (decimal MB/s, also as `group N: ...`); it has no IOPS and no CPU load, none is invented. Two groups giving
+  one direction (two runs' ends) are refused.
 
 Metrics: `write throughput (MB/s)` and `read throughput (MB/s)` in decimal MB/s (10^6 bytes, the guides'
 Mbytes/sec), `write cpu load (%)` / `read cpu load (%)` (usr + sys of the job that did that direction),
@@ -23,6 +28,8 @@ from perfgate.tools.common import ESCAPES
 DIRECTIONS = ("read", "write")
 TEXT_BW = re.compile(r"^\s*(read|write)\s*:\s*IOPS=([\d.]+[kM]?),\s*BW=[^()]*\(([\d.]+)([kMGT]?B)/s\)")
 TEXT_CPU = re.compile(r"^\s*cpu\s*:\s*usr=([\d.]+)%,\s*sys=([\d.]+)%")
+GROUP = re.compile(r"^Run status group (\d+) \(")
+GROUP_BW = re.compile(r"^\s*(READ|WRITE|TRIM)\s*:\s*bw=[^()]*\(([\d.]+)([kMGT]?B)/s\)")
 TEXT_JOB = re.compile(r"^(\S+): \(groupid=\d+, jobs=\d+\): err=\s*(\d+)")
 ERROR = re.compile(r"^(fio: (?!.*(?:ETA|terminating on signal)).*(?:error|failed|invalid|unable|No such|denied).*|"
                    r".*err=\s*[1-9]\d*.*)$", re.I)  # fmt: skip
@@ -117,13 +124,45 @@ def _from_text(lines: list[str]) -> dict[str, float]:
     return out
 
 
+def _from_groups(lines: list[str]) -> dict[str, float]:
+    """The "Run status group" block alone: each group's `READ:` / `WRITE:` line."""
+    out: dict[str, float] = {}
+    seen: dict[str, tuple[int, str]] = {}
+    group = ""
+    for n, line in enumerate(lines, 1):
+        m = GROUP.match(line)
+        if m:
+            group = m.group(1)
+            continue
+        m = GROUP_BW.match(line)
+        if not m or not group or m.group(1) == "TRIM":
+            continue
+        direction = m.group(1).lower()
+        if direction in seen:
+            first, other = seen[direction]
+            raise ParseError(
+                f"two fio groups report {m.group(1)}: group {other} at line {first} and group {group} at line {n}; "
+                "give each run its own output (or keep the per-job block, which names the job)",
+                line=n,
+            )
+        seen[direction] = (n, group)
+        value = float(m.group(2)) * DECIMAL[m.group(3)] / 1e6
+        out[_metric(direction, "throughput")] = value
+        out[f"group {group}: {_metric(direction, 'throughput')}"] = value
+    return out
+
+
 def parse(text: str, command: str | None = None) -> dict[str, float]:
     lines = [ESCAPES.sub("", raw).rstrip("\r") for raw in text.splitlines()]
     for n, line in enumerate(lines, 1):
         if ERROR.match(line.strip()):
             raise ParseError(f"fio failed: {line.strip()}", line=n)
     docs = _json_docs("\n".join(lines))
-    out = _from_json(docs) if docs else _from_text(lines)
+    out = _from_json(docs) if docs else (_from_text(lines) or _from_groups(lines))
     if not out:
-        raise ParseError("no fio result (neither JSON `jobs` nor a `read:`/`write:` line)", line=len(lines) or None)
+        raise ParseError(
+            "no fio result (neither JSON `jobs`, nor a `read:`/`write:` line, nor a Run status group `READ:`/`WRITE:` "
+            "line)",
+            line=len(lines) or None,
+        )
     return out
