@@ -21,6 +21,7 @@ from perfgate.board import lab_labgrid
 from perfgate.board.timeouts import TIMEOUTS
 from perfgate.datafile import load_mapping, merge
 from perfgate.errors import DataError
+from perfgate.squad import target as squad_target
 
 DEFAULT_LAB = "sim"
 KINDS = ("sim", "qemu", "hardware", "labgrid")
@@ -29,6 +30,7 @@ LAB_KEYS = {
     "name", "kind", "virtual", "description", "serial", "power", "login", "ssh", "tester", "has", "storage",
     "power_meter", "boards", "start", "start_options", "ready_timeout", "stop", "min_timeout", "timeouts",
     "manual_timeout", "qemu", "image", "labgrid", "workloads", "duration",
+    "squad",
 }  # fmt: skip
 SECONDS_KEYS = ("ready_timeout", "min_timeout", "manual_timeout", "duration")  # a positive number of seconds each
 POWER_WORDS = ("none", "manual")
@@ -234,6 +236,7 @@ def validate(lab: Lab) -> None:
     if ssh is not None:
         _validate_ssh(lab, ssh)
     _validate_rest(lab)
+    squad_target.validate_section(d.get("squad"), lab.error)  # publishing the run (docs/squad.md)
 
 
 def _validate_ssh(lab: Lab, ssh: dict) -> None:

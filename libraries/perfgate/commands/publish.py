@@ -23,14 +23,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     sub = parser.add_subparsers(dest="where", required=True, metavar="where")
-    p = sub.add_parser("squad", help="a SQUAD server (submit API)", description=__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "squad",
+        help="a SQUAD server (submit API)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("run", help="the run directory, or [virtual/]<board>[/<run>|/latest] under results/")
     p.add_argument("--url", help="the SQUAD server's URL (https://squad.example.org)")
     p.add_argument("--group", help="the SQUAD group's slug")
     p.add_argument("--project", help="the SQUAD project's slug")
-    p.add_argument("--lab", help="take url, group, project and token_env from this lab file's squad section "
-                                 "(default without --url: the lab the run names)")  # fmt: skip
+    p.add_argument(
+        "--lab",
+        help="take url, group, project and token_env from this lab file's squad section "
+        "(default without --url: the lab the run names)",
+    )
     p.add_argument("--token-env", help="the environment variable holding the API token (default SQUAD_TOKEN)")
     p.add_argument("--build", help="SQUAD's build (default: the release the run names)")
     p.add_argument("--environment", help="SQUAD's environment (default: the board; <board>-virtual if virtual)")
@@ -51,8 +58,10 @@ def _target(args: argparse.Namespace, run: rundir.Run) -> target.Target:
     lab = labs.load(name, run.board)
     section = lab.data.get("squad")
     if not section:
-        raise PerfgateError(f"publish squad: lab {lab.name} has no squad section ({lab.path}); give --url, "
-                            "--group and --project, or add squad: {url, group, project, token_env} to the lab")  # fmt: skip
+        raise PerfgateError(
+            f"publish squad: lab {lab.name} has no squad section ({lab.path}); give --url, "
+            "--group and --project, or add squad: {url, group, project, token_env} to the lab"
+        )
     if args.token_env:
         section = {**section, "token_env": args.token_env}
     return target.from_section(section, lab.name)

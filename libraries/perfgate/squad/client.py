@@ -42,15 +42,18 @@ def submit_url(target: Target, sub: Submission) -> str:
 
 def submit(target: Target, sub: Submission, token: str, timeout: float = 60) -> int:
     """Submit one test run; returns SQUAD's id for it. Every refusal is a PerfgateError saying what SQUAD said."""
-    files = [(kind, f"{kind}.json", json.dumps(data, ensure_ascii=False).encode(), "application/json")
-             for kind, data in (("tests", sub.tests), ("metrics", sub.metrics), ("metadata", sub.metadata))]  # fmt: skip
+    files = [
+        (kind, f"{kind}.json", json.dumps(data, ensure_ascii=False).encode(), "application/json")
+        for kind, data in (("tests", sub.tests), ("metrics", sub.metrics), ("metadata", sub.metadata))
+    ]
     for path in sub.attachments:
         mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         files.append(("attachment", path.name, Path(path).read_bytes(), mime))
     body, content_type = multipart(files)
     url = submit_url(target, sub)
-    request = urllib.request.Request(url, data=body, method="POST",
-                                     headers={"Auth-Token": token, "Content-Type": content_type})  # fmt: skip
+    request = urllib.request.Request(
+        url, data=body, method="POST", headers={"Auth-Token": token, "Content-Type": content_type}
+    )
     where = f"{target.group}/{target.project} on {target.url} ({target.origin})"
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
@@ -58,26 +61,29 @@ def submit(target: Target, sub: Submission, token: str, timeout: float = 60) -> 
     except urllib.error.HTTPError as e:
         text = _text(e)
         if e.code in (401, 403):
-            raise PerfgateError(f"SQUAD refused the token in ${target.token_env} for {where}: HTTP {e.code} {text}"
-                                " (the token's user must be a submitter, privileged or admin member of the group)"
-                                ) from None  # fmt: skip
+            raise PerfgateError(
+                f"SQUAD refused the token in ${target.token_env} for {where}: HTTP {e.code} {text}"
+                " (the token's user must be a submitter, privileged or admin member of the group)"
+            ) from None
         if e.code == 404:
-            raise PerfgateError(f"SQUAD has no project {where} (HTTP 404), or the token's user cannot see it"
-                                ) from None  # fmt: skip
+            raise PerfgateError(f"SQUAD has no project {where} (HTTP 404), or the token's user cannot see it") from None
         if e.code == 400 and "already a test run with job_id" in text:
-            raise PerfgateError(f"already published: SQUAD holds this run for build {sub.build} in {where} ({text})"
-                                ) from None  # fmt: skip
+            raise PerfgateError(
+                f"already published: SQUAD holds this run for build {sub.build} in {where} ({text})"
+            ) from None
         raise PerfgateError(f"SQUAD did not take the run for {where}: HTTP {e.code} {text}") from None
     except urllib.error.URLError as e:
         raise PerfgateError(f"SQUAD server {target.url} cannot be reached ({target.origin}): {e.reason}") from None
     except (TimeoutError, OSError) as e:
-        raise PerfgateError(f"SQUAD server {target.url} did not answer in {timeout:g} s ({target.origin}): {e}"
-                            ) from None  # fmt: skip
+        raise PerfgateError(
+            f"SQUAD server {target.url} did not answer in {timeout:g} s ({target.origin}): {e}"
+        ) from None
     try:
         return int(answer)
     except ValueError:
-        raise PerfgateError(f"SQUAD at {target.url} answered {answer[:200]!r}, not a test run id: is it SQUAD?"
-                            ) from None  # fmt: skip
+        raise PerfgateError(
+            f"SQUAD at {target.url} answered {answer[:200]!r}, not a test run id: is it SQUAD?"
+        ) from None
 
 
 def _text(error: urllib.error.HTTPError) -> str:

@@ -33,8 +33,14 @@ from perfgate.squad.target import SLUG
 
 COMPARISON = "comparison.html"
 VERDICT_TEST = "gate/verdict"
-RESULT = {"pass": "pass", "warn": "pass", "fail": "fail", "not-measured": "fail", "inconclusive": "skip",
-          "skip": "skip"}  # fmt: skip
+RESULT = {
+    "pass": "pass",
+    "warn": "pass",
+    "fail": "fail",
+    "not-measured": "fail",
+    "inconclusive": "skip",
+    "skip": "skip",
+}
 LOCAL_ONLY = ("pid", "pid_started", "output", "log", "report", "link_base", "tolerances")  # run.json keys kept home
 UNIT_LENGTH = 30  # SQUAD's Metric.unit
 
@@ -105,9 +111,11 @@ def build(run: Run, build_name: str | None = None, environment: str | None = Non
     """The submission for a finished run (PerfgateError for an unfinished one, or a bad build or environment)."""
     why = refusal(run)
     if why:
-        raise PerfgateError(f"not published: {why}. SQUAD cannot mark a test run incomplete, and a partial one "
-                            "would read as a smaller set of passing tests; publish the run once it finished",
-                            run.path)  # fmt: skip
+        raise PerfgateError(
+            f"not published: {why}. SQUAD cannot mark a test run incomplete, and a partial one "
+            "would read as a smaller set of passing tests; publish the run once it finished",
+            run.path,
+        )
     meta = run.meta
     if build_name is None:
         release = str(meta.get("release") or "").strip()
@@ -136,8 +144,10 @@ def build(run: Run, build_name: str | None = None, environment: str | None = Non
                 metric["unit"] = str(entry["unit"])[:UNIT_LENGTH]
             metrics[name] = metric
     verdict = str(meta.get("verdict"))
-    tests[VERDICT_TEST] = {"result": "pass" if verdict == "pass" else "fail",
-                           "log": f"{verdict}: {meta.get('verdict_reason') or ''}".strip()}  # fmt: skip
+    tests[VERDICT_TEST] = {
+        "result": "pass" if verdict == "pass" else "fail",
+        "log": f"{verdict}: {meta.get('verdict_reason') or ''}".strip(),
+    }
     metadata = {k: v for k, v in meta.items() if k not in LOCAL_ONLY}
     metadata["job_id"] = slug(f"{board}-{run.name}")
     if meta.get("started"):
@@ -145,8 +155,9 @@ def build(run: Run, build_name: str | None = None, environment: str | None = Non
     metadata["perfgate_version"] = __version__
     attachments = [run.path / COMPARISON]
     if not attachments[0].is_file():
-        raise PerfgateError(f"no {COMPARISON} to attach: rebuild it with `python -m perfgate report {run.path}`",
-                            run.path)  # fmt: skip
+        raise PerfgateError(
+            f"no {COMPARISON} to attach: rebuild it with `python -m perfgate report {run.path}`", run.path
+        )
     if (run.path / METRICS_JSON).is_file():
         attachments.append(run.path / METRICS_JSON)
     return Submission(build_name, environment, tests, metrics, metadata, attachments)

@@ -26,13 +26,16 @@ class Published:
 
     def summary(self) -> str:
         s = self.submission
-        return (f"published to SQUAD {self.target.group}/{self.target.project}: build {s.build}, environment "
-                f"{s.environment}, test run {self.testrun} ({len(s.tests)} tests, {len(s.metrics)} metrics, "
-                f"{len(s.attachments)} attachments): {self.build_url}")  # fmt: skip
+        return (
+            f"published to SQUAD {self.target.group}/{self.target.project}: build {s.build}, environment "
+            f"{s.environment}, test run {self.testrun} ({len(s.tests)} tests, {len(s.metrics)} metrics, "
+            f"{len(s.attachments)} attachments): {self.build_url}"
+        )
 
 
-def publish(run_dir: Path, target: Target, build: str | None = None, environment: str | None = None,
-            timeout: float = 60) -> Published:  # fmt: skip
+def publish(
+    run_dir: Path, target: Target, build: str | None = None, environment: str | None = None, timeout: float = 60
+) -> Published:
     """Publish a finished run (PerfgateError, naming the run directory, for one that did not finish)."""
     run = rundir.load(Path(run_dir))
     submission = payload.build(run, build, environment or target.environment)

@@ -42,14 +42,23 @@ class Target:
     def token(self) -> str:
         value = os.environ.get(self.token_env, "").strip()
         if not value:
-            raise PerfgateError(f"SQUAD token: the environment variable {self.token_env} is not set "
-                                f"(it holds the API token of a user that may submit to {self.group}/{self.project}; "
-                                f"named by {self.origin})")  # fmt: skip
+            raise PerfgateError(
+                f"SQUAD token: the environment variable {self.token_env} is not set "
+                f"(it holds the API token of a user that may submit to {self.group}/{self.project}; "
+                f"named by {self.origin})"
+            )
         return value
 
 
-def make(url: object, group: object, project: object, token_env: object = None, environment: object = None,
-         origin: str = "the command line", error: Callable[[str, str], Exception] | None = None) -> Target:  # fmt: skip
+def make(
+    url: object,
+    group: object,
+    project: object,
+    token_env: object = None,
+    environment: object = None,
+    origin: str = "the command line",
+    error: Callable[[str, str], Exception] | None = None,
+) -> Target:
     """A checked target. `error(message, key)` makes the exception for a bad value (a lab file's names its line)."""
 
     def bad(message: str, key: str) -> Exception:
@@ -66,8 +75,9 @@ def make(url: object, group: object, project: object, token_env: object = None, 
         raise bad(f"must be a SQUAD project slug (letters, digits, _ . -), not {project!r}", "project")
     token_env = DEFAULT_TOKEN_ENV if token_env is None else token_env
     if not isinstance(token_env, str) or not ENV_NAME.match(token_env):
-        raise bad(f"must name an environment variable (the token itself never goes in a file), not {token_env!r}",
-                  "token_env")  # fmt: skip
+        raise bad(
+            f"must name an environment variable (the token itself never goes in a file), not {token_env!r}", "token_env"
+        )
     if environment is not None and not (isinstance(environment, str) and SLUG.match(environment)):
         raise bad(f"must be a SQUAD environment slug (letters, digits, _ . -), not {environment!r}", "environment")
     return Target(url.strip().rstrip("/"), group, project, token_env, environment, origin)
@@ -79,8 +89,10 @@ def from_project_url(text: str, token_env: str | None = None, origin: str = "-v 
     parts = urlsplit(text.strip())
     segments = [s for s in parts.path.split("/") if s]
     if parts.scheme not in ("http", "https") or len(segments) < 2:
-        raise DataError(f"variable SQUAD: must be `lab`, `off` or a SQUAD project's URL "
-                        f"(https://<server>/<group>/<project>/), not {text!r} (-v SQUAD:{text})")  # fmt: skip
+        raise DataError(
+            f"variable SQUAD: must be `lab`, `off` or a SQUAD project's URL "
+            f"(https://<server>/<group>/<project>/), not {text!r} (-v SQUAD:{text})"
+        )
     base = f"{parts.scheme}://{parts.netloc}" + "".join(f"/{s}" for s in segments[:-2])
 
     def error(message: str, key: str) -> Exception:
@@ -100,13 +112,25 @@ def validate_section(section: Any, error: Callable[..., Exception]) -> None:
     unknown = sorted(set(map(str, section)) - set(SECTION_KEYS))
     if unknown:
         raise error(f"unknown key (known keys: {', '.join(SECTION_KEYS)})", "squad", unknown[0])
-    make(section.get("url"), section.get("group"), section.get("project"), section.get("token_env"),
-         section.get("environment"), error=lambda message, key: error(message, "squad", key))  # fmt: skip
+    make(
+        section.get("url"),
+        section.get("group"),
+        section.get("project"),
+        section.get("token_env"),
+        section.get("environment"),
+        error=lambda message, key: error(message, "squad", key),
+    )
 
 
 def from_section(section: dict, lab_name: str) -> Target:
-    return make(section.get("url"), section.get("group"), section.get("project"), section.get("token_env"),
-                section.get("environment"), origin=f"lab {lab_name}'s squad section")  # fmt: skip
+    return make(
+        section.get("url"),
+        section.get("group"),
+        section.get("project"),
+        section.get("token_env"),
+        section.get("environment"),
+        origin=f"lab {lab_name}'s squad section",
+    )
 
 
 def for_run(option: object, lab: dict) -> Target | None:
@@ -120,8 +144,10 @@ def for_run(option: object, lab: dict) -> Target | None:
         return None
     if text.lower() == "lab":
         if not section:
-            raise DataError(f"variable SQUAD: `lab` publishes where the lab's squad section says, but lab {lab_name} "
-                            "has no squad section (squad: {url, group, project, token_env})")  # fmt: skip
+            raise DataError(
+                f"variable SQUAD: `lab` publishes where the lab's squad section says, but lab {lab_name} "
+                "has no squad section (squad: {url, group, project, token_env})"
+            )
         return from_section(section, lab_name)
     token_env = section.get("token_env") if section else None
     return from_project_url(text, token_env, origin=f"-v SQUAD:{text}")
