@@ -6,7 +6,8 @@ says `variable REPEAT: ... not 'abc'` instead of a bare ValueError somewhere in 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from perfgate.errors import DataError
 
@@ -72,3 +73,93 @@ def integer(name: str, value: object) -> int | None:
         return int(str(value).strip())
     except ValueError:
         raise _bad(name, value, "a whole number") from None
+
+
+# Every variable the gate reads from the command line (`robot -v NAME:value`), with what it is: the one list the
+# check of command-line names and the README's table follow.
+KNOWN: dict[str, str] = {
+    "BOARD": "the board (any of the guide's names)",
+    "LAB": "the lab (a name in variables/labs, or a lab file); default sim",
+    "RELEASE": "the release judged against (default: the newest; a,b mixes)",
+    "REPEAT": "the most runs of a workload (default 3)",
+    "AGGREGATE": "median or best",
+    "INCONCLUSIVE": "fail or pass",
+    "TOLERANCE": "one tolerance for every criterion",
+    "TOLERANCES": "<glob>=<fraction>,... per criterion",
+    "BOOT_CYCLES": "boots per boot-time value (default 3)",
+    "DURATION": "network test seconds",
+    "ON_MISSING_TOOL": "fail or skip",
+    "FAULTS": "faults the simulated board injects",
+    "SIM_SPEED": "the simulated board's speed (auto or a factor)",
+    "SIM_SEED": "the simulated board's random seed",
+    "SIM_SPREAD": "the simulated board's widest relative spread",
+}
+# Set by pabot in each of its robot processes.
+PABOT = ("PABOTQUEUEINDEX", "PABOTEXECUTIONPOOLID", "PABOTLIBURI", "PABOTISLASTEXECUTIONINPOOL",
+         "PABOTNUMBEROFPROCESSES", "CALLER_ID")  # fmt: skip
+# A user's own command-line variable that no suite of the run declares: name it with this prefix.
+USER_PREFIX = "USER_"
+
+
+def _norm(name: str) -> str:
+    """Robot's own normalisation of a variable name: case, spaces and underscores do not count."""
+    return name.strip().removeprefix("${").removesuffix("}").lower().replace(" ", "").replace("_", "")
+
+
+def cli_name(option: str) -> str:
+    """The name in a `-v` option's value (`NAME:value`, `NAME: type:value`, or a bare `NAME`)."""
+    return option.split(":", 1)[0].strip()
+
+
+def unknown_names(given: Iterable[str], declared: Iterable[str] = ()) -> list[str]:
+    """The command-line variable names the gate does not know, that no suite or resource of the run declares in
+    its Variables section, and that do not carry the USER_ prefix."""
+    known = {_norm(n) for n in (*KNOWN, *PABOT, *declared)}
+    return [n for n in given if _norm(n) not in known and not n.strip().upper().startswith(USER_PREFIX)]
+
+
+def check_names(given: Iterable[str], declared: Iterable[str] = ()) -> None:
+    """A `-v` name the gate does not know is an error that lists the known ones (a misspelled REPEAT would
+    otherwise be ignored)."""
+    unknown = unknown_names(given, declared)
+    if unknown:
+        names = ", ".join(f"-v {n}" for n in unknown)
+        raise VariableError(
+            f"unknown variable {names}: the gate reads {', '.join(KNOWN)} (your own suites' variables: declare "
+            f"them in a *** Variables *** section, or name them {USER_PREFIX}<name>)"
+        )
+
+
+@dataclass(frozen=True)
+class RunVars:
+    repeat: int
+    aggregate: str
+    inconclusive: str
+    on_missing_tool: str
+    boot_cycles: int
+    duration: float | None
+
+
+def read(get: Callable[[str], object]) -> RunVars:
+    """Every run variable's value checked (`get(name)` reads one: Robot's variables in a run), before anything
+    runs: the gate's Open Run and `robot --dryrun` use this one check. A bad value names itself."""
+    speed = get("SIM_SPEED")
+    if str(speed).strip().lower() != "auto":  # the simulated board's own default, said as a word
+        positive("SIM_SPEED", speed, "auto or a positive factor (how much faster than real time)")
+    integer("SIM_SEED", get("SIM_SEED"))
+    spread = get("SIM_SPREAD")
+    if not unset(spread):
+        try:
+            ok = 0 <= float(str(spread).strip()) < 10
+        except ValueError:
+            ok = False
+        if not ok:
+            raise _bad("SIM_SPREAD", spread, "a relative spread from 0 up to 10 (1 = each guide's own min/max)")
+    return RunVars(
+        repeat=whole("REPEAT", get("REPEAT"), 3),
+        aggregate=choice("AGGREGATE", get("AGGREGATE"), "median", ("best", "median")),
+        inconclusive=choice("INCONCLUSIVE", get("INCONCLUSIVE"), "fail", ("fail", "pass")),
+        on_missing_tool=choice("ON_MISSING_TOOL", get("ON_MISSING_TOOL"), "fail", ("fail", "skip")),
+        boot_cycles=whole("BOOT_CYCLES", get("BOOT_CYCLES"), BOOT_CYCLES),
+        duration=positive("DURATION", get("DURATION"), "a positive number of seconds"),
+    )
