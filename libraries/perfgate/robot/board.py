@@ -29,6 +29,7 @@ from perfgate.board.launcher import Launcher
 from perfgate.board.ssh import ssh_library
 from perfgate.board.strategy import Board as Strategy
 from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
+from perfgate.robot import squad as squad_option
 from perfgate.robot.links import link_base
 
 LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
@@ -76,6 +77,7 @@ class Board:
             self.name = boards.resolve(board)
             self.lab = load(_text(lab), self.name)
             self.profile = board_profile(self.name, self.lab)
+            squad_option.check({**self.lab.data, "name": self.lab.name})  # -v SQUAD, before a run
         except UnknownBoard as e:  # said on the console, and the run stops
             logger.error(f"perfgate: {e}")
             BuiltIn().fatal_error(str(e))

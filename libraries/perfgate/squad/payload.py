@@ -41,7 +41,16 @@ RESULT = {
     "inconclusive": "skip",
     "skip": "skip",
 }
-LOCAL_ONLY = ("pid", "pid_started", "output", "log", "report", "link_base", "tolerances")  # run.json keys kept home
+LOCAL_ONLY = (
+    "pid",
+    "pid_started",
+    "output",
+    "log",
+    "report",
+    "link_base",
+    "tolerances",
+    "squad",
+)  # run.json keys kept home
 UNIT_LENGTH = 30  # SQUAD's Metric.unit
 
 
