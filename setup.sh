@@ -27,6 +27,13 @@ else
 fi
 
 PYTHON=${PYTHON:-python3}
+# the SQUAD server the tests publish runs to (tests/squadserver.py): its own virtualenv, so that its Django and
+# Celery pins never meet the gate's; offline_assets.py lets it start without fetching its web UI's scripts
+[ -d .venv-squad ] || "$PYTHON" -m venv .venv-squad
+.venv-squad/bin/pip install -q --upgrade pip
+.venv-squad/bin/pip install -q -r tests/squad_server/requirements.txt
+.venv-squad/bin/python tests/squad_server/offline_assets.py
+
 [ -d .venv ] || "$PYTHON" -m venv .venv
 # shellcheck disable=SC1091
 . .venv/bin/activate
