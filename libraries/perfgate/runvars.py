@@ -93,6 +93,7 @@ KNOWN: dict[str, str] = {
     "SIM_SPEED": "the simulated board's speed (auto or a factor)",
     "SIM_SEED": "the simulated board's random seed",
     "SIM_SPREAD": "the simulated board's widest relative spread",
+    "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
 }
 # Set by pabot in each of its robot processes.
 PABOT = ("PABOTQUEUEINDEX", "PABOTEXECUTIONPOOLID", "PABOTLIBURI", "PABOTISLASTEXECUTIONINPOOL",
