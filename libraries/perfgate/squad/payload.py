@@ -122,7 +122,7 @@ def build(run: Run, build_name: str | None = None, environment: str | None = Non
     if why:
         raise PerfgateError(
             f"not published: {why}. SQUAD cannot mark a test run incomplete, and a partial one "
-            "would read as a smaller set of passing tests; publish the run once it finished",
+            "would read as a smaller set of passing tests (only a finished run is published)",
             run.path,
         )
     meta = run.meta
