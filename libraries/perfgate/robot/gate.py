@@ -31,6 +31,7 @@ from perfgate.datafile import merge
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.report import progress
+from perfgate.robot import squad as squad_option
 from perfgate.robot.links import link_base as _link_base
 from perfgate.tolerance import Policy
 from perfgate.verdict import FAIL, NOT_MEASURED, PASS, WARN, Judgement, judge
@@ -695,6 +696,7 @@ class Gate:
                 self._finish()
             except Exception as e:  # the run's files are already valid; the page can be rebuilt later
                 logger.console(f"perfgate: could not build comparison.html ({e}); rebuild with perfgate report")
+        squad_option.after_run(self.run_dir, self.lab)  # -v SQUAD / the lab's squad: publish it
         self._collect_robot_files_after_exit()
 
     def _collect_robot_files_after_exit(self) -> None:
