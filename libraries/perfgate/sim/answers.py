@@ -58,7 +58,7 @@ class Answers:
                  build: bool = True) -> None:  # fmt: skip
         self.data = data
         self.rng = rng
-        self.spread = spread or load_spread()
+        self.spread = (spread or load_spread()).excluding(data.published)
         self.problems: list[str] = []  # workload modules that could not be used (said once, at start)
         self.by_suite: dict[str, list[Criterion]] = {}
         for c in data.criteria:

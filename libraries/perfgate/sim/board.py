@@ -42,7 +42,7 @@ class SimBoard:
         self.ssh = ssh
         self.speed = speed
         self.rng = rng
-        self.spread = spread or load_spread()
+        self.spread = (spread or load_spread()).excluding(data.published)
         self.state = "off"
         self.boots = 0
         self._task: asyncio.Task | None = None

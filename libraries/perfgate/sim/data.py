@@ -50,6 +50,9 @@ class BoardData:
     criteria: list[Criterion]
     faults: Faults
     notes: list[str] = field(default_factory=list)
+    # the criteria as published, before any degradation: where the sim finds the min/max that are not spreads
+    # (perfgate.artefacts), which it draws with their class spread instead
+    published: list[Criterion] = field(default_factory=list)
 
     # -- boot time -----------------------------------------------------------------------------------------
     def boot_figure(self, variant: str) -> Figure:
@@ -203,7 +206,7 @@ def load(board_name: str, faults: Faults, lab_name: str = "sim", release: str | 
     for kind, named in (("missing-tool", faults.missing_tool), ("ssh-drop", faults.ssh_drop)):
         for tool in sorted(set(named) - set(TOOLS)):
             raise DataError(f"fault {kind}:{tool}: no such tool (tools: {', '.join(TOOLS)})", "FAULTS")
-    return BoardData(board, profile, lab, degraded, faults, notes)
+    return BoardData(board, profile, lab, degraded, faults, notes, published=crits)
 
 
 def say(notes: list[str]) -> None:

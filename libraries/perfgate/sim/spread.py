@@ -4,7 +4,7 @@ min and max, else a per-class spread from variables/sim.yaml, capped by SIM_SPRE
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from perfgate import paths
@@ -30,11 +30,20 @@ class Spread:
     cap: float
     default: float
     classes: list[tuple[str, dict[str, re.Pattern[str]], float]] = field(default_factory=list)
+    # criterion ids whose published min/max is not a spread (perfgate.artefacts): drawn with their class spread
+    artefacts: frozenset[str] = frozenset()
+
+    def excluding(self, criteria: list[Criterion]) -> Spread:
+        """This spread, with the artefact spreads among `criteria` (the board's) never used."""
+        from perfgate import artefacts
+
+        return replace(self, artefacts=self.artefacts | frozenset(artefacts.find(criteria)))
 
     def of(self, c: Criterion | None, metric: str = "") -> float:
         """The relative standard deviation the sim draws a criterion's value with (a metric without criterion:
         the classes that match on its name alone)."""
-        guide = from_guide(c.value, c.min, c.max) if c is not None else None
+        usable = c is not None and c.id not in self.artefacts
+        guide = from_guide(c.value, c.min, c.max) if usable else None  # type: ignore[union-attr]
         if guide is not None:
             return min(guide, self.cap)
         for _name, patterns, sd in self.classes:
@@ -46,7 +55,7 @@ class Spread:
 
     def of_figure(self, value: float, lo: float | None, hi: float | None, c: Criterion | None) -> float:
         """A figure the sim reproduces outside the tools (boot time, U-Boot KB/s)."""
-        guide = from_guide(value, lo, hi)
+        guide = from_guide(value, lo, hi) if c is None or c.id not in self.artefacts else None
         return min(guide, self.cap) if guide is not None else self.of(c)
 
 
