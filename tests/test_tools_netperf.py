@@ -1,5 +1,6 @@
-"""netperf `-k` parser on reconstructed captures (netperf is not in Debian: tests/fixtures/netperf/PROVENANCE.md)
-and the sim round trip, including rate-limited UDP trials (-b/-w) that lose packets only above the capacity."""
+"""netperf parser on reconstructed `-k` captures and on real netperf 2.7.0 captures (Debian non-free's netperf,
+tests/fixtures/netperf/PROVENANCE.md: the default table, -o, -k), and the sim round trip, including rate-limited
+UDP trials (-b/-w) that lose packets only above the capacity."""
 
 from __future__ import annotations
 
@@ -103,3 +104,96 @@ def test_round_trip_packet_rate_limits_the_capacity() -> None:
     m = netperf.parse(sim_netperf.render(cmd, values, random.Random(2)), cmd)
     assert m["packets per second (kPPS)"] == pytest.approx(180.0, rel=0.01)
     assert m["throughput (Mbits/sec)"] == pytest.approx(180e3 * 18 * 8 / 1e6, rel=0.01)
+
+
+# --- real netperf 2.7.0 captures (issue 21): the default table, -o, -k checked against a real run ------------------
+
+
+def real(name: str) -> str:
+    from captures import capture
+
+    return capture(FIX / name)
+
+
+def test_default_table_tcp_stream_and_maerts() -> None:
+    """No -k: the test's table, throughput in the units its header names (`10^6bits/sec`), the banner's `: demo`."""
+    m = netperf.parse(real("real-tcp-stream-table.txt"), "netperf -H 127.0.0.1 -l 2 -t TCP_STREAM")
+    assert m == {"throughput (Mbits/sec)": 10482.97, "send throughput (Mbits/sec)": 10482.97}
+    m = netperf.parse(real("real-tcp-maerts-table.txt"))
+    assert m == {"throughput (Mbits/sec)": 17742.04, "receive throughput (Mbits/sec)": 17742.04}
+    m = netperf.parse(real("real-tcp-stream-table-c-C.txt"))
+    assert m["throughput (Mbits/sec)"] == 11325.41
+    assert m["cpu load (%)"] == 100.0 and m["remote cpu load (%)"] == 100.0
+
+
+def test_default_table_of_tis_concurrent_stream_and_maerts_adds_both() -> None:
+    m = netperf.parse(real("real-tcp-stream-maerts-concurrent-table.txt"))
+    assert m["throughput (Mbits/sec)"] == pytest.approx(14984.67 + 9071.47)
+    assert m["send throughput (Mbits/sec)"] == 9071.47 and m["receive throughput (Mbits/sec)"] == 14984.67
+    assert m["cpu load (%)"] == 100.0
+    assert "remote cpu load (%)" not in m  # -1.00: not measured (no -C)
+
+
+def test_default_table_udp_stream_reads_what_the_receiver_got() -> None:
+    """UDP_STREAM's table has two lines: the sender's (messages okay, its rate) and the receiver's (messages
+    received, the rate that arrived). The throughput is the receiver's, as -k's THROUGHPUT is."""
+    m = netperf.parse(real("real-udp-stream-table-m1472.txt"), "netperf -H 127.0.0.1 -l 2 -t UDP_STREAM -- -m 1472")
+    assert m["throughput (Mbits/sec)"] == 1685.80
+    assert m["send throughput (Mbits/sec)"] == 5349.36
+    assert m["datagram size (bytes)"] == 1472
+    assert m["packet loss (%)"] == pytest.approx(100.0 * (909396 - 286587) / 909396)
+    assert m["packets per second (kPPS)"] == pytest.approx(1685.80e6 / 8 / 1472 / 1e3)
+    m = netperf.parse(real("real-udp-stream-table-c-C-m1472.txt"))
+    assert m["throughput (Mbits/sec)"] == 2497.6 and m["cpu load (%)"] == 100.0
+
+
+def test_k_reader_agrees_with_a_real_run() -> None:
+    """The -k reader was written from netperf's source; on a real run its UDP THROUGHPUT is the received rate
+    (REMOTE_BYTES_RECVD over 2 s), -1.00 is a CPU not measured, and no THROUGHPUT_UNITS is printed unless asked."""
+    text = real("real-udp-stream-k-ti-keys-m1472.txt")
+    m = netperf.parse(text, f"netperf -H 127.0.0.1 -j -c -l 2 -t UDP_STREAM -- -m 1472 {K}")
+    assert m["throughput (Mbits/sec)"] == 1655.85
+    assert m["throughput (Mbits/sec)"] == pytest.approx(413986752 * 8 / 2.0 / 1e6, rel=0.01)
+    assert m["packet loss (%)"] == pytest.approx(100.0 * (1205180864 - 413986752) / 1205180864)
+    assert m["cpu load (%)"] == 99.50 and "remote cpu load (%)" not in m
+    m = netperf.parse(real("real-tcp-stream-k-ti-keys.txt"))
+    assert m["throughput (Mbits/sec)"] == 9725.45 and m["send throughput (Mbits/sec)"] == 9725.45
+    assert m["mean latency (us)"] == 13.41
+
+
+def test_o_csv_output_reads_as_k() -> None:
+    m = netperf.parse(real("real-tcp-stream-o-ti-keys.txt"))
+    assert m["throughput (Mbits/sec)"] == 21327.03 and m["cpu load (%)"] == 99.75
+    m = netperf.parse(real("real-udp-stream-o-ti-keys-m1472.txt"), "netperf -t UDP_STREAM -- -m 1472 -o ...")
+    assert m["throughput (Mbits/sec)"] == 1655.09
+    assert m["packet loss (%)"] == pytest.approx(100.0 * (1298105280 - 413882240) / 1298105280)
+    assert netperf.parse(real("real-tcp-stream-o.txt"))["throughput (Mbits/sec)"] == 12036.28
+
+
+def test_request_response_is_a_transaction_rate_not_a_throughput() -> None:
+    m = netperf.parse(real("real-tcp-rr-table.txt"))
+    assert m == {"transaction rate (Trans/s)": 122321.96}
+    m = netperf.parse(real("real-tcp-rr-k.txt"))
+    assert m["transaction rate (Trans/s)"] == 120848.79 and "throughput (Mbits/sec)" not in m
+
+
+def test_rate_limit_not_compiled_in_is_refused() -> None:
+    """Debian's netperf is built without --enable-intervals: `-b 425 -w 10` is ignored, saying so, and the trial
+    runs unlimited. A rate-limited trial that was not limited must not be read as one."""
+    text = real("real-udp-stream-b425-w10-not-compiled-in.txt")
+    with pytest.raises(ParseError, match="not compiled in") as e:
+        netperf.parse(text, "netperf -H 127.0.0.1 -l 2 -t UDP_STREAM -b 425 -w 10 -- -m 1472")
+    assert e.value.line == 1 and "-b/-w did not limit the rate" in str(e.value)
+
+
+def test_real_netserver_start_and_no_netserver() -> None:
+    assert netperf.parse(real("real-netserver-start.txt"), "netserver -p 12865 -D") == {}
+    with pytest.raises(ParseError, match="are you sure there is a netserver") as e:
+        netperf.parse(real("real-no-netserver.txt"))
+    assert e.value.line == 1
+
+
+def test_a_table_it_cannot_read_is_refused() -> None:
+    text = real("real-tcp-stream-table.txt").replace("10482.97", "lots")
+    with pytest.raises(ParseError, match="netperf TCP STREAM table"):
+        netperf.parse(text)
