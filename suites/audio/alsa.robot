@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     ALSA SoC Audio Driver / Audio Capture and Audio Playback, as the guide's tables.
 ...               One test per number the guide publishes for the board.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Boot time, as the guides measure it: from `Starting kernel ...` on the console to the Linux
 ...               prompt, with host-side timestamps, averaged over BOOT_CYCLES boots (default 3; the guides used

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Crypto / Crypto Performance Comparison, as the SDK 12 guides' "Crypto Accelerator Performance" and
 ...               "CPU Usage %" tables: one test per number the guide publishes for the board.

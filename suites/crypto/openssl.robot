@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Crypto / OpenSSL, as the guides' "OpenSSL Performance" section: one test per number the guide
 ...               publishes for the board. `time -v openssl speed -elapsed -evp <alg>` per algorithm: throughput per

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Graphics / GFXBench, as the guide's "GFXBench Performance" table.
 ...               One test per number the guide publishes for the board.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Graphics / GLBenchmark 2.5, as the guide's Performance, Vertex and Pixel Throughput tables.
 ...               One test per number the guide publishes for the board.

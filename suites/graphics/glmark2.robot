@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Graphics / Glmark2, as the guide's "Glmark2" table.
 ...               One test per number the guide publishes for the board.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     IPC / RP Message latency, as the AM64x RT guide's "RP Message latency Performance" table
 ...               (rpmsg_char_benchmark round trips to the R5F and M4F cores, TI's command per remote core and

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Sensor Capture, as the guide's "Sensor Capture" table.
 ...               One test per number the guide publishes for the board.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Multimedia (Decode), as the guide's GStreamer decode tables per codec and container.
 ...               One test per number the guide publishes for the board.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Display Driver, as the guide's "Display performance" tables (LCD, HDMI).
 ...               One test per number the guide publishes for the board.

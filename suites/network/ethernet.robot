@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Ethernet, as the guides' "Ethernet" / CPSW sections: one test per number the guide publishes for the
 ...               board. TCP bidirectional throughput and CPU load (netperf TCP_STREAM + TCP_MAERTS, with and without

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     IPSec, as the guides' "IPSec" sections: one test per number the guide publishes for the board. UDP
 ...               throughput, packets and CPU load through an ESP tunnel (ip xfrm) per cipher, with iperf3.

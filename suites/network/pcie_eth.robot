@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     PCIe-ETH, as the guide's "PCIe-ETH" section: one test per number the guide publishes for the board.
 ...               TCP bandwidth per TCP window size with iperf through the PCIe Ethernet card.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     USB CDC/RNDIS, as the guide's "USB CDC/RNDIS Slave Driver" section: one test per number the guide
 ...               publishes for the board. TCP bandwidth per TCP window size with iperf over the USB gadget link.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Low Power Performance, as the guide's "Deep sleep" and "MCU only" tables.
 ...               One test per number the guide publishes for the board.

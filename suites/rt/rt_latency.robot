@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     Real-time latency, as the guides' "Maximum Latency under different use cases", "OSADL Test" and
 ...               (SDK 11-12 RT guides) "Stress-ng and Cyclic Test" per CPU.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     eMMC, as the guides' "EMMC Driver" section: one test per number the guide publishes for the board.
 ...               fio (libaio, iodepth 4, direct, time based) writes then reads a test file per buffer size on the

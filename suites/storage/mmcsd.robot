@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     MMC/SD, as the guides' "MMC/SD Driver" section: one test per number the guide publishes for the
 ...               board. fio writes then reads a test file per buffer size on the mount point the lab names

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     NAND flash, as the guide's "NAND Driver" section: one test per number the guide publishes for the
 ...               board. fio writes then reads per buffer size on the UBIFS mount the lab names (storage.nand).

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     PCIe NVMe SSD, as the guides' "PCIe-NVMe-SSD" section: one test per number the guide publishes for
 ...               the board. fio writes then reads a 10G test file per buffer size on the mount point the lab names

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     OSPI/QSPI flash, as the guides' "OSPI/QSPI Flash Driver" sections: one test per number the guide
 ...               publishes for the board. fio on the UBIFS mount the lab names (storage.ospi) and raw reads of the

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     SATA, as the guides' "SATA Driver" section: one test per number the guide publishes for the board.
 ...               fio writes then reads per buffer size on the mount point the lab names (storage.sata).

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     USB mass storage, as the guides' "USB Host Controller" and "USB Device Controller" sections: one
 ...               test per number the guide publishes for the board. fio on the USB disk the lab names

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     System Benchmarks / CoreMarkPro, as the guide's "CoreMarkPro" section: one test per number the
 ...               guide publishes for the board. Runs CoreMark-PRO certify-all with one context for the one-core

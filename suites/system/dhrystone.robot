@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     System Benchmarks / Dhrystone, as the guide's "Dhrystone" section: one test per number the
 ...               guide publishes for the board. Runs TI's runDhrystone (dhrystone 40000000 <MHz>) and keeps its

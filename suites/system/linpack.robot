@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     System Benchmarks / Linpack, as the guide's "Linpack" section: one test per number the guide
 ...               publishes for the board. Runs TI's linpack (clinpack, order 100) and keeps its output (stderr

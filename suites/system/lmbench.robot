@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     System Benchmarks / LMBench, as the guide's "LMBench" section: one test per number the guide
 ...               publishes for the board. Runs the programs of TI's LMBench list that measure the board's

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     System Benchmarks / MultiBench, as the guide's "MultiBench" section: one test per number the
 ...               guide publishes for the board. Runs EEMBC MultiBench (command from the board or lab data) and

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     System Benchmarks / NBench, as the guide's "NBench" section: one test per number the guide
 ...               publishes for the board. Runs nbench (BYTEmark) and keeps its output.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     System Benchmarks / Stream, as the guide's "Stream" section: one test per number the guide
 ...               publishes for the board. Runs TI's stream_c and keeps its output.

@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     System Benchmarks / Whetstone, as the guide's "Whetstone" section: one test per number the
 ...               guide publishes for the board. Runs TI's runWhetstone (whetstone 100000) and keeps its output.

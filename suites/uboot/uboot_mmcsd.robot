@@ -1,3 +1,5 @@
+language: perfgate.robot.language    # the criteria become tests before Robot selects any (perfgate/robot/language.py)
+
 *** Settings ***
 Documentation     U-Boot MMC/SD FAT write and read throughput, measured at the U-Boot prompt with the board's
 ...               commands for this medium and computed as the guides do: KB/s = (size / 1024) / (ms / 1000).

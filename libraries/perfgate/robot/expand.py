@@ -67,22 +67,47 @@ def rerun_top_name(argv: list[str]) -> str | None:
     return html.unescape(m.group(1)) if m else None
 
 
+def rerun_top_source(output: str) -> str | None:
+    """The source of the top suite in an output.xml (a suite file or the suites directory)."""
+    if not Path(output).is_file():
+        return None
+    with open(output, encoding="utf-8") as f:
+        m = TOP_SUITE.search(f.read(4096))
+    return html.unescape(m.group(2)) if m and m.group(2) else None
+
+
 class Criteria(SuiteVisitor):
-    def __init__(self, board: str = "") -> None:
-        name = board or board_from_argv(sys.argv[1:])
+    def __init__(self, board: str = "", release: str | None = None, rerun: str | None = None) -> None:
+        argv = sys.argv[1:]
+        name = board or board_from_argv(argv)
         if not name:
             raise DataError("perfgate.robot.expand.Criteria needs the board: -v BOARD:<board> or Criteria:<board>")
-        releases = [v.split(":", 1)[1] for v in _option(sys.argv[1:], "-v", "--variable") if v.startswith("RELEASE:")]
-        self.release = releases[-1] if releases else None
+        if release is None:
+            releases = [v.split(":", 1)[1] for v in _option(argv, "-v", "--variable") if v.startswith("RELEASE:")]
+            release = releases[-1] if releases else None
+        self.release = release or None
+        self.rerun = rerun
+        self.expanded = False
         try:
             self.board = boards.resolve(name)
             criteria.select(self.board, self.release)  # an unknown release fails here, naming the board's
         except PerfgateError as e:
             raise DataError(str(e)) from e
 
+    def visit_suite(self, suite: TestSuite) -> None:
+        if self.expanded and suite.parent is None:  # the hook and an explicit --prerunmodifier: once
+            return
+        super().visit_suite(suite)
+        if suite.parent is None:
+            self.expanded = True
+
     def start_suite(self, suite: TestSuite) -> None:
         if suite.parent is None:
-            given = rerun_top_name(sys.argv[1:])
+            given = rerun_top_name(sys.argv[1:]) if self.rerun is None else rerun_top_name(["-R", self.rerun])
+            if given and self.rerun is not None:  # a file rerun after a directory run (or back): names by the board
+                was = rerun_top_source(self.rerun)
+                if was and Path(was).is_file() != Path(str(suite.source or "")).is_file():
+                    given = None
             suite.name = given or top_suite_name(self.board, suite.name, str(suite.source or ""))
         datadriver = [i for i in suite.resource.imports if i.type == "LIBRARY" and i.name == "DataDriver"]
         if not datadriver or not suite.tests:
