@@ -398,18 +398,28 @@ def test_port_data_never_reaches_a_shell_unquoted() -> None:
     assert not any("reboot" in c for _, c in ctx.commands)
 
 
-def test_am57x_icssm_ingress_runs_on_the_icssm_port_and_forwarding_says_why_not() -> None:
+def test_am57x_icssm_ingress_runs_on_the_icssm_port_and_forwarding_through_the_board() -> None:
     """AM57x 11.01: the ICSSM (PRU-ICSS) ingress table is measured on that port (am574x_idk's eth2, the sim lab's
-    ICSSM peer), no longer on the CPSW port; the Switch/HSR forwarding tables fail as not measured, with why."""
+    ICSSM peer), no longer on the CPSW port; the Switch/HSR forwarding tables between the sim lab's two peers, the
+    board in each mode; a lab without the peers fails them as not measured, naming the keys."""
     ctx = context(ethernet.WORKLOAD, "am574x_idk", "ethernet", release="11.01")
     m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
     ingress = {c.id for c in ctx.criteria if c.table == "ICSSM UDP Ingress Throughput 0 loss"}
     forwarding = {c.id for c in ctx.criteria if "Forwarding" in c.table}
     assert (len(ingress), len(forwarding)) == (15, 4)
-    assert set(m.values) == ingress and set(m.missing) == forwarding
-    assert all(m.missing[i].startswith("forwarding through the board (ICSSM Switch / HSR mode")
-               and "(network.yaml: unmeasured)" in m.missing[i] for i in forwarding)  # fmt: skip
+    assert set(m.values) == ingress | forwarding and not m.missing
+    for c in ctx.criteria:
+        if c.id in forwarding:
+            assert abs(m.values[c.id] - c.value) <= 0.05 * c.value + 0.01, (c.id, m.values[c.id])
     cmds = [c for _, c in ctx.commands]
+    switch = next(c for c in cmds if "type bridge" in c)
+    assert switch.startswith("ip link set dev eth2 down && ip link set dev eth3 down && ip link add name br0")
+    assert switch.endswith("&& echo perfgate-forwarding-ready")
+    hsr = next(c for c in cmds if "type hsr" in c)
+    assert "ip link add name hsr0 type hsr slave1 eth2 slave2 eth3 supervision 45 version 1" in hsr
+    assert "iperf3 -c 192.168.4.2 -p 5211 -t 2 -J > /tmp/perfgate-forwarding-switch.json 2>&1 &" in cmds
+    assert "echo '# hsr'; head -1 /proc/stat; sleep 1; head -1 /proc/stat" in cmds
+    assert cmds.index("ip link set dev br0 down; ip link del br0") > cmds.index(switch)
     assert cmds[0] == "ip -4 -o addr show dev eth2"
     udp = [c for c in cmds if "UDP_STREAM" in c]
     assert udp and all(c.startswith("netperf -H 192.168.3.100 -L 192.168.3.1 -j -C") for c in udp)
@@ -417,7 +427,12 @@ def test_am57x_icssm_ingress_runs_on_the_icssm_port_and_forwarding_says_why_not(
     lab = dict(SIM_LAB, name="bench", workloads={})
     ctx = context(ethernet.WORKLOAD, "am574x_idk", "ethernet", release="11.01", lab=lab)
     m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
-    assert not m.values and not any("UDP_STREAM" in c for _, c in ctx.commands)
+    assert not m.values and not any("UDP_STREAM" in c or "type bridge" in c for _, c in ctx.commands)
+    assert {m.missing[i] for i in forwarding} == {
+        "not measured: lab bench names no forwarding peers (variables/labs/bench.yaml: "
+        "workloads.ethernet.forwarding.peers.a.address and workloads.ethernet.forwarding.peers.b.address, the hosts "
+        "on the board's two ports)"
+    }
     assert {m.missing[i] for i in ingress} == {
         "not measured on the ICSSM (PRU-ICSS) port: lab bench names no peer wired to it "
         "(variables/labs/bench.yaml: workloads.ethernet.ports.icssm.tester)"

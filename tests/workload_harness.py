@@ -45,6 +45,7 @@ class FakeContext:
     last_evidence: str = ""
     duration: int = 2
     seed: int = 7
+    files: dict[str, str] = field(default_factory=dict)  # what background jobs wrote (path -> text)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -66,6 +67,16 @@ class FakeContext:
         if re.fullmatch(r"ethtool -i \S+", command):
             text, err, _ = sim_interfaces.ethtool(command.split()[1:], self.profile, self.lab)
             return text + err
+        # a background job writing its output to a file, read back later with `sleep N; cat <file>` (forwarding)
+        job = re.fullmatch(r"(.+?) > (\S+) 2>&1 &", command)
+        if job:
+            self.files[job.group(2)] = self.run(job.group(1), timeout=timeout, label=label, where=where)
+            return ""
+        read = re.fullmatch(r"(?:sleep \d+; )?cat (\S+)", command)
+        if read and read.group(1) in self.files:
+            return self.files[read.group(1)]
+        if command.endswith("&& echo perfgate-forwarding-ready"):
+            return "perfgate-forwarding-ready\n"  # every step of the forwarding mode's setup succeeded
         exp = sim_workloads.expected(self.workload, command, self.criteria, self.profile, self.lab)
         if exp is None:
             return ""  # servers, ethtool, rm: silent

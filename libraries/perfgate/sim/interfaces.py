@@ -65,8 +65,33 @@ def interfaces(profile: dict, lab: dict) -> list[Interface]:
     return out
 
 
+def link_only(profile: dict, lab: dict) -> set[str]:
+    """The forwarding ports' interfaces (network.yaml ethernet.forwarding.interfaces): links without an address."""
+    try:
+        names = (settings("ethernet", profile, lab).get("forwarding") or {}).get("interfaces") or []
+    except DataError:
+        return set()
+    return {str(n) for n in names}
+
+
+def _link_change(words: list[str], args: list[str], profile: dict, lab: dict) -> tuple[str, str, int]:
+    """`ip link set|add|del ...` (the forwarding modes' bridge or hsr device): silent success, as iproute2 is, on a
+    device the board has; virtual devices (br0, hsr0) are taken as the command names them."""
+    name = args[args.index("dev") + 1] if "dev" in args[:-1] else (words[2] if len(words) > 2 else "")
+    known = {i.name for i in interfaces(profile, lab)} | link_only(profile, lab)
+    for slave in [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("master", "slave1", "slave2")]:
+        if slave.startswith("eth") and slave not in known:
+            return "", f'Cannot find device "{slave}"\n', 1
+    if words[1] != "add" and name.startswith("eth") and name not in known:
+        return "", f'Cannot find device "{name}"\n', 1
+    return "", "", 0
+
+
 def ip(args: list[str], profile: dict, lab: dict) -> tuple[str, str, int]:
     """(stdout, stderr, status) of `ip <args>` on the simulated board."""
+    words = [a for a in args if not a.startswith("-")]
+    if words[:1] in (["link"], ["l"]) and words[1:2] in (["set"], ["add"], ["del"], ["delete"]):
+        return _link_change(words, args, profile, lab)
     found = interfaces(profile, lab)
     if "dev" in args:
         i = args.index("dev")
@@ -114,6 +139,9 @@ def ethtool(args: list[str], profile: dict, lab: dict) -> tuple[str, str, int]:
     what the real port's driver is), in ethtool 6.1's format (real: `ethtool -i eth0` on Debian 12; a device that
     does not exist: `Cannot get driver information: No such device` on stderr, status 71). Other interfaces have
     no driver the simulator could name: `Cannot get driver information: Operation not supported`."""
+    if len(args) == 4 and args[0] in ("-K", "--features", "--offload") and args[3] in ("on", "off"):
+        known = {i.name for i in interfaces(profile, lab)} | link_only(profile, lab)
+        return ("", "", 0) if args[1] in known else ("", "Cannot get device feature settings: No such device\n", 71)
     if len(args) != 2 or args[0] not in ("-i", "--driver"):
         return "", "", -1  # not answered here
     name = args[1]

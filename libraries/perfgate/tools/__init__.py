@@ -21,7 +21,7 @@ from perfgate.errors import ParseError
 TOOLS = [
     "lmbench", "dhrystone", "whetstone", "linpack", "nbench", "stream", "coremark-pro", "multibench",
     "cyclictest", "netperf", "iperf", "iperf3", "fio", "openssl", "glmark2", "alsa", "uboot", "boot",
-    "gfxbench", "glbenchmark", "gstreamer", "modetest", "v4l2", "power", "rpmsg", "resume",
+    "gfxbench", "glbenchmark", "gstreamer", "modetest", "v4l2", "power", "rpmsg", "resume", "cpuload",
 ]  # fmt: skip
 
 

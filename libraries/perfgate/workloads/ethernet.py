@@ -30,6 +30,7 @@ from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import netperf as netperf_tool
 from perfgate.tools import parse
+from perfgate.workloads import forwarding
 from perfgate.workloads import network as net
 from perfgate.workloads.base import Context, Measurements, Run, Workload
 
@@ -234,14 +235,16 @@ class Ethernet(Workload):
         return None
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
-        """The commands are built while measuring (the tester's address, the search's rates): see measure()."""
-        return []
+        """The commands are built while measuring (the tester's address, the search's rates): see measure(). Only
+        the board's CPU samplers of the forwarding tables are fixed by the settings alone."""
+        return forwarding.plan(criteria, net.settings(SUITE, profile, lab))
 
     # ------------------------------------------------------------------------------------------------ measure
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
         conf = net.settings(SUITE, ctx.profile, ctx.lab)
         out = Measurements()
-        measures, bad = groups(criteria, conf)
+        through = [c for c in criteria if forwarding.is_forwarding(c, conf)]
+        measures, bad = groups([c for c in criteria if c not in through], conf)
         out.missing.update(bad)
         run = _Runner(ctx, conf, out)
         side = "the simulated board" if run.tester.simulated else "this host"
@@ -261,6 +264,8 @@ class Ethernet(Workload):
                     out.missing.update(dict.fromkeys((cid for ids in measures[m].values() for cid in ids), runner))
                 else:
                     runner.measure(m, measures[m])
+            if through:
+                forwarding.Forwarding(ctx, conf, out, run.duration, run.tester.simulated).measure(through)
         finally:
             run.close()
         scaled = 0
