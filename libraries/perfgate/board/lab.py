@@ -21,15 +21,17 @@ from perfgate.board import lab_labgrid
 from perfgate.board.timeouts import TIMEOUTS
 from perfgate.datafile import load_mapping, merge
 from perfgate.errors import DataError
+from perfgate.lava import OWNS_BOARD
+from perfgate.lava import settings as lava_settings
 from perfgate.squad import target as squad_target
 
 DEFAULT_LAB = "sim"
-KINDS = ("sim", "qemu", "hardware", "labgrid")
-HARDWARE_KINDS = ("hardware", "labgrid")  # kinds that may be real boards
+KINDS = ("sim", "qemu", "hardware", "labgrid", "lava")
+HARDWARE_KINDS = ("hardware", "labgrid", "lava")  # kinds that may be real boards
 LAB_KEYS = {
     "name", "kind", "virtual", "description", "serial", "power", "login", "ssh", "tester", "has", "storage",
     "power_meter", "boards", "start", "start_options", "ready_timeout", "stop", "min_timeout", "timeouts",
-    "manual_timeout", "qemu", "image", "labgrid", "workloads", "duration",
+    "manual_timeout", "qemu", "image", "labgrid", "lava", "workloads", "duration",
     "squad",
 }  # fmt: skip
 SECONDS_KEYS = ("ready_timeout", "min_timeout", "manual_timeout", "duration")  # a positive number of seconds each
@@ -72,6 +74,10 @@ class Lab:
         return p if isinstance(p, str) else "command"
 
     def banner(self) -> str:
+        if self.kind == "lava":
+            lv = self.data["lava"]
+            what = "virtual board (the lab says so), not hardware" if self.virtual else "hardware"
+            return f"LAB={self.name}: LAVA lab {lv['server']}, device type {lv['device_type']}: {what}"
         if self.kind == "sim":
             return f"LAB={self.name}: simulated board, not hardware"
         if self.virtual and self.kind == "qemu":
@@ -130,6 +136,9 @@ def load(name: str | None, board: str) -> Lab:
             lab.profile_overrides[key] = value
     if overrides:
         validate(lab)
+    if lab.kind == "lava":  # LAVA boots the board: no suite reaches U-Boot (perfgate.board.traits.no_uboot_reason)
+        lab.profile_overrides["uboot"] = merge(lab.profile_overrides.get("uboot"), {"unreachable": OWNS_BOARD})
+        lab.profile_overrides["console"] = {"unreachable": OWNS_BOARD}  # (no_console_reason: boot time, low power)
     if lab.console_only:  # every part of the gate (board, workloads) sees a board without network
         lab.profile_overrides["network"] = False
     return lab
@@ -180,6 +189,7 @@ def validate(lab: Lab) -> None:
     if d["kind"] not in HARDWARE_KINDS and not d["virtual"]:
         raise lab.error(f"a {d['kind']} lab is virtual: it must never be reported as hardware", "virtual")
     lab_labgrid.validate(lab)  # kind: labgrid (the place gives the console and the power)
+    lava_settings.validate(lab)  # kind: lava (LAVA owns the board: its jobs deploy, boot and run the commands)
     start = d.get("start")
     if start is not None and not isinstance(start, (str, list)):
         raise lab.error("must be a command line (string or list)", "start")

@@ -27,11 +27,21 @@ def _strings(value: object, default: list[str]) -> list[str]:
 
 
 def no_uboot_reason(profile: dict) -> str | None:
-    """Why the gate cannot reach a U-Boot prompt on this board (None when it can)."""
+    """Why the gate cannot reach a U-Boot prompt on this board (None when it can). `uboot.unreachable`: the lab's
+    reason (a LAVA lab boots the board itself)."""
+    if (profile.get("uboot") or {}).get("unreachable"):
+        return str(profile["uboot"]["unreachable"])
     if _strings((profile.get("uboot") or {}).get("autoboot"), ["x"]):
         return None
     return (f"board {profile.get('name', '?')} prints no U-Boot autoboot line (uboot.autoboot is empty: Falcon mode "
             "or an SBL boots Linux directly), so the gate cannot stop at a U-Boot prompt")  # fmt: skip
+
+
+def no_console_reason(profile: dict) -> str | None:
+    """Why the gate cannot watch the board's console as it boots or sleeps (None when it can): `console.unreachable`,
+    the lab's reason (a LAVA lab keeps the console inside its jobs)."""
+    reason = (profile.get("console") or {}).get("unreachable") if isinstance(profile.get("console"), dict) else None
+    return str(reason) if reason else None
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from perfgate import runvars
-from perfgate.board.traits import no_uboot_reason
+from perfgate.board.traits import no_console_reason, no_uboot_reason
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.workloads.base import Context, Measurements, Run, Workload
@@ -29,6 +29,10 @@ def variant(c: Criterion) -> str:
 class BootTime(Workload):
     suite = "boot_time"
     averaged_over = ("BOOT_CYCLES", runvars.BOOT_CYCLES)
+
+    def applicable(self, criteria: list[Criterion], profile: dict, lab: dict) -> str | None:
+        """Boot time is read from the console as the board boots: skipped where the gate cannot watch it."""
+        return no_console_reason(profile)
 
     def plan(self, criteria: list[Criterion], profile: dict, lab: dict) -> list[Run]:
         timeout = float((profile.get("timeouts") or {}).get("boot", 180))

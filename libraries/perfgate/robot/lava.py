@@ -1,0 +1,171 @@
+"""The board library's side of a `kind: lava` lab (perfgate.robot.board.Board delegates to it).
+
+LAVA owns the board, so bring-up is LAVA's boot action: `Bring Up Board` checks the server, the token and the
+device type, plans every selected suite's commands (their workloads' plan()) and submits the first job with all of
+them; each suite's `run_on_board(command)` is then served from the jobs' logs (perfgate.lava.session). The job
+URLs go into the Robot log (a link per job), the top suite's metadata, and run.json's `lava` key (which
+comparison.html shows); the raw job definitions and logs are kept in ${RUN_DIR}/lava/.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+
+from robot.api import logger
+from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
+
+from perfgate.errors import PerfgateError
+from perfgate.lava import OWNS_BOARD
+from perfgate.lava import plan as lava_plan
+from perfgate.lava import settings as lava_settings
+from perfgate.lava.client import Client, host_address_towards
+from perfgate.lava.session import JobRecord, Session
+
+GATE_LIBRARY = "perfgate.robot.gate.Gate"
+
+
+def _var(name: str, default: object = None) -> object:
+    try:
+        return BuiltIn().get_variable_value("${" + name + "}", default)
+    except RobotNotRunningError:
+        return default
+
+
+def selected_suites() -> list[str]:
+    """The gate suites (file stems) this robot run selected, from the running top suite."""
+    from robot.running.context import EXECUTION_CONTEXTS
+
+    top = EXECUTION_CONTEXTS.top
+    suite = getattr(top, "suite", None)
+    out: list[str] = []
+
+    def walk(s: object) -> None:
+        source = getattr(s, "source", None)
+        if source and Path(str(source)).is_file() and Path(str(source)).stem != "__init__":
+            out.append(Path(str(source)).stem)
+        for child in getattr(s, "suites", []):
+            walk(child)
+
+    if suite is not None:
+        walk(suite)
+    return out
+
+
+class LavaBoard:
+    def __init__(self, lab: object, board: str, profile: dict, say: Callable[[str], None]) -> None:
+        self.lab = lab
+        self.board = board
+        self.profile = profile
+        self.say = say
+        self.settings = lava_settings.settings(lab)  # type: ignore[arg-type]
+        self.session: Session | None = None
+        self.error = ""
+
+    # ------------------------------------------------------------------------------------------------ bring-up
+    def bring_up(self) -> None:
+        """Check the server, token and device type; plan; submit and follow the first job. A LavaError (file and
+        key) fails the bring-up, and so every suite, with the reason."""
+        run_dir = Path(str(_var("RUN_DIR") or _var("OUTPUT DIR") or "."))
+        try:
+            client = Client(self.settings)
+            version = client.check()
+        except PerfgateError as e:
+            self.error = str(e)
+            logger.error(f"perfgate: {e}")
+            raise AssertionError(f"bring-up failed: {e}") from None
+        self.say(f"LAVA {version} at {self.settings.web}: device type {self.settings.device_type}, "
+                 f"{OWNS_BOARD.split(':')[0]}; at most {self.settings.max_jobs} jobs")  # fmt: skip
+        self.session = Session(self.settings, client, board=self.board, say=self.say, log_dir=run_dir / "lava",
+                               metadata={"perfgate.board": self.board, "perfgate.run": run_dir.name})  # fmt: skip
+        self.session.on_job = self._record
+        suites = selected_suites()
+        lab = dict(self.lab.data)  # type: ignore[attr-defined]
+        lab["name"] = self.lab.name  # type: ignore[attr-defined]
+        criteria_dir = Path(str(_var("CRITERIA_DIR") or run_dir / "criteria"))
+        planned, notes = lava_plan.planned(suites, criteria_dir, self.profile, lab)
+        for note in notes:
+            logger.info(f"LAVA plan: {note}")
+        try:
+            self.session.start(planned)
+        except PerfgateError as e:
+            self.error = str(e)
+            logger.error(f"perfgate: {e}")
+            raise AssertionError(f"bring-up failed: {e}") from None
+
+    # ------------------------------------------------------------------------------------------------ commands
+    def run(self, command: str, timeout: float, where: str) -> str:
+        if where in ("uboot", "boot"):
+            self.unsupported("U-Boot" if where == "uboot" else "boot time")
+        if self.session is None:
+            raise AssertionError(f"bring-up failed: {self.error}" if self.error else "no LAVA job: bring-up first")
+        try:
+            text = self.session.run(command, timeout)
+        except PerfgateError as e:  # the server, the token, the queue: named after the lab's key
+            raise AssertionError(str(e)) from None
+        logger.info(f"{where}: `{command}` served from LAVA job {self._job_of(command)}")
+        return text
+
+    def prefetch(self, commands: list[tuple[str, float]]) -> None:
+        if self.session is not None:
+            self.session.prefetch(commands)
+
+    def unsupported(self, what: str) -> None:
+        raise AssertionError(f"{what}: {OWNS_BOARD}")
+
+    def tester_address(self) -> str:
+        address = str((self.lab.data.get("tester") or {}).get("address") or "host")  # type: ignore[attr-defined]
+        return host_address_towards(self.settings.server) if address == "host" else address
+
+    def board_address(self) -> str:
+        raise AssertionError("the board's address: LAVA gives the gate none (its commands run inside LAVA jobs)")
+
+    def _job_of(self, command: str) -> str:
+        assert self.session is not None
+        for j in reversed(self.session.jobs):
+            if command in j.commands:
+                return f"{j.id} ({j.url})"
+        return "?"
+
+    # ------------------------------------------------------------------------------------------------ records
+    def _record(self, job: JobRecord) -> None:
+        assert self.session is not None
+        summary = self.session.summary()
+        links = ", ".join(f"[{j['url']}|job {j['id']}]" for j in summary["jobs"])
+        bi = BuiltIn()
+        try:
+            bi.set_suite_metadata("LAVA Jobs", f"{links} ({summary['jobs_used']} of at most {summary['max_jobs']})",
+                                  top=True)  # fmt: skip
+        except RobotNotRunningError:
+            return
+        if job.finished is None:
+            link = f'<a href="{html.escape(job.url)}">{job.id}</a>'
+            logger.info(f"LAVA job {link} submitted ({html.escape(job.purpose)})", html=True)
+        else:
+            logger.info(f'LAVA job <a href="{html.escape(job.url)}">{job.id}</a>: {job.health}'
+                        f"{html.escape(': ' + job.failure) if job.failure else ''}", html=True)  # fmt: skip
+        self._meta(summary)
+
+    def _meta(self, summary: dict) -> None:
+        """run.json's `lava` key, kept in the gate's recorder too (it rewrites run.json when the run ends)."""
+        try:
+            gate = BuiltIn().get_library_instance(GATE_LIBRARY)
+        except Exception:  # the gate library is not loaded (a board-only robot run)
+            return
+        recording = getattr(gate, "recording", None)  # perfgate.run.recording.Recording
+        recorder = getattr(recording, "recorder", None) or getattr(gate, "recorder", None)
+        if recorder is None:
+            return
+        recorder.meta["lava"] = summary
+        from perfgate.report.metrics import update_meta
+
+        update_meta(recorder.run_dir, {"lava": summary})
+
+    def close(self) -> None:
+        if self.session is None:
+            return
+        summary = self.session.summary()
+        self.say(f"LAVA: this run used {summary['jobs_used']} job(s) (at most {summary['max_jobs']}): "
+                 + ", ".join(j["url"] for j in summary["jobs"]))  # fmt: skip
+        self._meta(summary)
