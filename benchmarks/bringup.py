@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from perfgate import boards
+from perfgate.board.commands import Commands
 from perfgate.board.console import Console
 from perfgate.board.lab import expand, load
 from perfgate.board.launcher import Launcher
@@ -41,7 +42,7 @@ def bring_up(board: str, lab_name: str, log_dir: Path) -> dict[str, float]:
             t0 = time.monotonic()
             b.transition("shell")  # power-cycle, autoboot, login, address, SSH
             up = time.monotonic() - t0
-            out, status = b.run("uname -a", 10)
+            out, status = Commands(b).run("uname -a", 10)
             assert status == 0 and out.strip(), out
             text = console.text()
             phases = {}

@@ -23,6 +23,7 @@ from pathlib import Path
 import yaml
 
 from perfgate.board import console as console_mod
+from perfgate.board.commands import Commands
 from perfgate.board.console import Console
 from perfgate.board.shell import ShellDriver
 from perfgate.board.strategy import Board
@@ -198,7 +199,7 @@ class PtyContext:
         if self.uboot is not None:
             assert where == "uboot", (where, command)
             extra = {"setup": setup} if setup else {}
-            return self.uboot.uboot_command(command, timeout, **extra)
+            return Commands(self.uboot).uboot_command(command, timeout, **extra)
         if where == "host":
             return subprocess.run(command, shell=True, capture_output=True, text=True, timeout=timeout).stdout
         assert self.shell is not None

@@ -40,9 +40,9 @@ def test_tester_host_is_the_local_address_of_the_ssh_connection(tmp_path, monkey
         b = Board("am62xx_sk", boards.profile("am62xx_sk"), lab, console, launcher.context, log=lambda m: None,
                   speed=float(state.get("speed") or 1))  # fmt: skip
         b.transition("shell")
-        assert b.tester_address() == "127.0.0.1"  # the sim's SSH is on 127.0.0.1: so is this host, seen from it
+        assert b.network.tester_address() == "127.0.0.1"  # the sim's SSH is on 127.0.0.1: so is this host, seen from it
         lab.data["tester"] = {"address": "192.168.10.1"}
-        assert b.tester_address() == "192.168.10.1"
+        assert b.network.tester_address() == "192.168.10.1"
     finally:
         console.close()
         launcher.stop()

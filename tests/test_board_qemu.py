@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from perfgate import boards, paths
+from perfgate.board.commands import Commands
 from perfgate.board.console import Console
 from perfgate.board.lab import expand, load
 from perfgate.board.launcher import Launcher
@@ -31,21 +32,22 @@ def test_uboot_boot_login_and_ssh_on_the_qemu_board(tmp_path):
             b = Board("qemu_arm64", boards.profile("qemu_arm64"), lab, console, launcher.context,
                       log=lambda m: None)  # fmt: skip
             b.transition("uboot")
-            assert "U-Boot 2023.01" in b.uboot_command("version")
+            commands = Commands(b)
+            assert "U-Boot 2023.01" in commands.uboot_command("version")
             # a lost prompt is resynced with Ctrl-C: the real U-Boot answers it at its prompt, in the same session
             since = console.mark()
             b.uboot_driver.resync(since, 2.0)
             assert b.uboot_session == 1 and "Hit any key" not in console.text(since)
             # a setup runs once per U-Boot session
-            assert b.uboot_command("printenv pg_setup", setup=("setenv pg_setup yes",)).strip() == "pg_setup=yes"
+            assert commands.uboot_command("printenv pg_setup", setup=("setenv pg_setup yes",)).strip() == "pg_setup=yes"
             assert "setenv pg_setup yes" in b.uboot_ran
             b.transition("shell")  # boot from the prompt, log in, address, SSH
-            out, status = b.run("uname -m", 30)
+            out, status = commands.run("uname -m", 30)
             assert status == 0 and out.strip() == "aarch64"
-            out, status = b.run("echo on the console", 30, where="console")
+            out, status = commands.run("echo on the console", 30, where="console")
             assert status == 0 and "on the console" in out
             b.ssh.close()  # SSH goes away: the next command reconnects without booting again
-            out, status = b.run("true", 30)
+            out, status = commands.run("true", 30)
             assert status == 0 and b.state == "shell"
         finally:
             if b.ssh:

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from perfgate.board import boottime
+from perfgate.board.commands import Commands
 from perfgate.board.console import Console, ConsoleFailure, ConsoleTimeout
 from perfgate.board.lab import load
+from perfgate.board.reset import probe
 from perfgate.board.strategy import Board, BringUpError
 from perfgate.sim.tools import uboot as sim_uboot_tool
 from perfgate.tools import boot as boot_tool
@@ -181,13 +183,13 @@ def test_uboot_then_shell_over_the_console(rig, tmp_path):
     board, _sb = rig()
     board.transition("uboot")
     assert board.state == "uboot"
-    assert "scripted test board" in board.uboot_command("version")
-    out = board.uboot_command("time mmc read 0x82000000 0x0 0x10000")
+    assert "scripted test board" in Commands(board).uboot_command("version")
+    out = Commands(board).uboot_command("time mmc read 0x82000000 0x0 0x10000")
     assert uboot_tool.parse(out, "time mmc read 0x82000000 0x0 0x10000")["read (KB/s)"] > 100000
     board.transition("shell")
     assert board.state == "shell"
-    assert board.learn_address() == "192.168.10.21"  # read from the console, lo skipped
-    out, status = board.run("echo hello", 5)
+    assert board.network.learn_address() == "192.168.10.21"  # read from the console, lo skipped
+    out, status = Commands(board).run("echo hello", 5)
     assert status == 0
     assert "random: crng" not in out  # the kernel message in the middle of the output is taken out
     assert "first half hello" in out.replace("\n", "")
@@ -201,7 +203,7 @@ def test_missing_program_is_reported(rig):
     board, _ = rig()
     board.transition("shell")
     with pytest.raises(ToolMissing, match="lmbench: not found"):
-        board.run("lmbench", 5)
+        Commands(board).run("lmbench", 5)
 
 
 def test_boot_capture_measures_both_variants(rig):
@@ -234,11 +236,11 @@ def test_uboot_hang_times_out_with_a_clear_message(rig):
     board, sb = rig(fault="uboot-hang")
     board.transition("uboot")
     with pytest.raises(ConsoleTimeout, match="U-Boot did not answer `version` within 2 s"):
-        board.uboot_command("version")  # power-cycled and retried once, then given up
+        Commands(board).uboot_command("version")  # power-cycled and retried once, then given up
     assert sb.cycles == 2
     started = time.monotonic()
     with pytest.raises(BringUpError, match="U-Boot stopped answering earlier in this run"):
-        board.uboot_command("mmc dev 0")
+        Commands(board).uboot_command("mmc dev 0")
     assert time.monotonic() - started < 0.5 and sb.cycles == 2
 
 
@@ -298,11 +300,11 @@ def test_soft_reboot_from_a_login_prompt_logs_in_and_reboots(rig):
     deadline = time.monotonic() + 5
     while "login:" not in board.console.text() and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert board.probe() == "login"
+    assert probe(board.console, board.traits) == "login"
     board.transition("uboot")  # logs in, types `reboot`, catches U-Boot on the way back
     assert board.state == "uboot" and sb.cycles == 2
     board.transition("shell")
-    assert board.probe() == "shell"
+    assert probe(board.console, board.traits) == "shell"
     board.reboot()  # one `reboot`, one boot
     assert board.state == "shell" and sb.cycles == 3
 

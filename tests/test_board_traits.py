@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from perfgate.board import boottime
+from perfgate.board.commands import Commands
 from perfgate.board.console import Console, ConsoleSilent
 from perfgate.board.lab import load
 from perfgate.board.strategy import Board, BringUpError
@@ -156,7 +157,7 @@ def rig(tmp_path, monkeypatch):
 def reach_shell(board: Board) -> None:
     board.transition("shell")
     assert board.state == "shell"
-    out, status = board.run("uname -r", 3)
+    out, status = Commands(board).run("uname -r", 3)
     assert (out, status) == ("6.12.17-ti\n", 0)
 
 
@@ -264,9 +265,9 @@ def test_board_address_is_read_once_per_boot_and_reused(rig):
     """The address comes from the console once per boot; asking again (every network test does) reuses it."""
     board, tb = rig()
     reach_shell(board)
-    assert {board.learn_address() for _ in range(5)} == {"192.168.10.21"}
+    assert {board.network.learn_address() for _ in range(5)} == {"192.168.10.21"}
     assert sum(t.startswith("ip -4 -o addr show") for t in tb.typed) == 1
     board.power_cycle()  # a new boot may bring a new address: read again
     reach_shell(board)
-    assert board.learn_address() == "192.168.10.21"
+    assert board.network.learn_address() == "192.168.10.21"
     assert sum(t.startswith("ip -4 -o addr show") for t in tb.typed) == 2

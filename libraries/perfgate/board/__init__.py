@@ -13,6 +13,11 @@ drivers chosen by lab data (variables/labs/<lab>.yaml):
 - uboot.py     the U-Boot driver: catch autoboot, the U-Boot prompt, run a command there, boot, reset
 - shell.py     the shell driver: kernel and login prompt, login, commands on the console with end markers, address
 - ssh.py       the SSH driver: commands over SSH with timeouts
-- strategy.py  the state machine off -> uboot -> shell: asks the drivers, power-cycles and retries once
-- boottime.py  boot-time capture: N boots through the strategy, host-timestamped per console chunk
+- network.py   the network driver: the board's address (lab or console), the tester's address, SSH opened to the board
+- reset.py     the soft reset of a board without a power switch, and the probe of where a board is
+- strategy.py  the state machine off -> uboot -> shell: asks the drivers, power-cycles and retries once; only moves
+- commands.py  commands where they run (shell over SSH or console, U-Boot with its recovery): asks the strategy for
+               the state first
+- errors.py    BringUpError
+- boottime.py  boot-time capture: N boots through the strategy, host-timestamped per console chunk (capture())
 """

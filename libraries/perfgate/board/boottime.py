@@ -3,10 +3,28 @@ timestamps per chunk, in the format perfgate.tools.boot reads (grabserial -t -d 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
 
-if TYPE_CHECKING:
-    from perfgate.board.strategy import Board
+from perfgate.board.commands import Commands
+from perfgate.board.strategy import Board
+
+
+def timed_boot(board: Board, variant: str) -> tuple[float, int, int, int]:
+    """Power-cycle and boot once (default: autoboot to the login prompt; init_sh: stop autoboot, set the boot
+    arguments at the U-Boot prompt, boot to the shell prompt). Returns (host start time, console offsets: boot,
+    kernel, prompt)."""
+    t0 = time.monotonic()
+    since = board.power_cycle()
+    if variant == "init_sh":
+        board.stop_autoboot(since)
+        commands = Commands(board)
+        for cmd in board.traits.init_sh_setup:
+            commands.uboot_command(board.traits.fill(cmd))
+        kstart, kend = board.boot("init_sh")
+    else:
+        board.wait_autoboot(since, booting=True)
+        kstart, kend = board.boot("default", since=since)
+    return t0, since, kstart, kend
 
 
 def capture(board: Board, variant: str, cycles: int) -> str:
@@ -20,13 +38,13 @@ def capture(board: Board, variant: str, cycles: int) -> str:
     markers = []
     for cycle in range(1, cycles + 1):
         try:
-            t0, since, kstart, kend = board.timed_boot(variant)
+            t0, since, kstart, kend = timed_boot(board, variant)
         except AssertionError as first:
             if not board.power.can_cycle:
                 raise
             board.log(f"boot cycle {cycle} failed ({first}); power-cycling and retrying it once")
             try:
-                t0, since, kstart, kend = board.timed_boot(variant)
+                t0, since, kstart, kend = timed_boot(board, variant)
             except AssertionError as second:
                 raise type(second)(f"{second} (also before a power-cycle and one retry: {first})") from None
         end = console.text().find("\n", kend)

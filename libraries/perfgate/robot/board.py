@@ -23,6 +23,7 @@ from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import boards, runvars
 from perfgate.board import boottime
+from perfgate.board.commands import Commands
 from perfgate.board.console import Console
 from perfgate.board.lab import Lab, board_profile, expand, load
 from perfgate.board.launcher import Launcher
@@ -30,7 +31,6 @@ from perfgate.board.ssh import ssh_library
 from perfgate.board.strategy import Board as Strategy
 from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
 from perfgate.robot import squad as squad_option
-from perfgate.robot.lava import LavaBoard
 from perfgate.robot.links import link_base
 
 LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
@@ -66,7 +66,6 @@ class Board:
         self.profile: dict = {}
         self._read_pos: int | None = None  # where `Read Board Console Until` reads on from
         self.lease = None  # a labgrid place (perfgate.farm.lease.Lease) when the lab is `kind: labgrid`
-        self.lava: LavaBoard | None = None  # `kind: lava`: LAVA owns the board; commands run in its jobs
 
     # ------------------------------------------------------------------------------------------ lab
     @keyword
@@ -109,10 +108,6 @@ class Board:
         goes to ${RUN_DIR}/serial.log (the output directory before a run directory exists)."""
         if self.lab is None:
             raise AssertionError("no lab: `Open Lab` must come first")
-        if self.lab.kind == "lava":  # no console, no power: LAVA's jobs boot the board (Bring Up Board submits)
-            self.lava = LavaBoard(self.lab, self.name, self.profile, self._console_say)
-            Board.active = self
-            return
         context = {
             "board": self.name,
             "lab": self.lab.name,
@@ -206,10 +201,8 @@ class Board:
     def close_lab(self) -> None:
         """Close SSH and the console, stop the lab's board process (or give the labgrid place back), and link the
         serial transcript in the log."""
-        if self.lava is not None:
-            self.lava.close()
         if self.board:
-            self.board._drop_ssh()
+            self.board.ssh_driver.close()
         if self.console:
             self.console.close()
         self._give_place_back()
@@ -274,7 +267,7 @@ class Board:
     def run_uboot_command(self, command: str, timeout: float | None = None) -> str:
         """Type a command at the U-Boot prompt (catching U-Boot first if needed) and return its output."""
         with self._logged(f"U-Boot: {command}") as b:
-            out = b.uboot_command(command, None if timeout is None else float(timeout))
+            out = Commands(b).uboot_command(command, None if timeout is None else float(timeout))
         logger.info(f"=> {command}\n{out}")
         return out
 
@@ -292,14 +285,14 @@ class Board:
     @keyword
     def learn_board_address(self) -> str:
         with self._logged("learn address") as b:
-            address = b.learn_address()
+            address = b.network.learn_address()
         logger.info(f"board address: {address}")
         return address
 
     @keyword("Open SSH To Board")
     def open_ssh_to_board(self) -> None:
         with self._logged("open SSH") as b:
-            shell = b.open_ssh()
+            shell = b.network.open_ssh()
         logger.info(f"SSH open: {shell}")
 
     @keyword("Run On Board")
@@ -325,9 +318,6 @@ class Board:
         retry) fails this keyword, and so the suite setup, with the reason; except when U-Boot answered on the way
         (only Linux failed): then the run goes on, the U-Boot suites run, and each suite that needs the shell fails
         at once with the reason."""
-        if self.lava is not None:
-            self.lava.bring_up()
-            return
         try:
             with self._logged("bring-up") as b:
                 b.transition("shell")
@@ -375,26 +365,17 @@ class Board:
     def run_on_board(self, command: str, timeout: float = 600.0, where: str = "shell") -> str:
         """Run `command` where it runs (shell, console, uboot, boot) and return the whole output; AssertionError on
         a timeout, ConnectionDropped (BoardLost and AssertionError) on a disconnect, ToolMissing on exit 127."""
-        if self.lava is not None:  # served from a LAVA job's log
-            return self.lava.run(command, float(timeout), where)
         if where == "uboot":
             return self.uboot_command(command, timeout)
         if where == "boot":
             return self.boot_times(command, timeout)
         with self._logged(f"{where}: {command}") as b:
-            out, status = b.run(command, float(timeout), where)
+            out, status = Commands(b).run(command, float(timeout), where)
         if status:
             logger.info(f"`{command}` exit status {status}")
         return out
 
-    def prefetch(self, commands: list[tuple[str, float]]) -> None:
-        """(command, timeout) pairs the runner will ask for next: a LAVA lab runs them in one job; others ignore it."""
-        if self.lava is not None:
-            self.lava.prefetch(commands)
-
     def console_mark(self) -> int:
-        if self.lava is not None:
-            self.lava.unsupported("console")
         return self._board().console.mark()
 
     def console_text(self, since: int) -> str:
@@ -402,16 +383,15 @@ class Board:
 
     def await_console(self, patterns: list[str], *, since: int, timeout: float, abort: list[str],
                       quiet: float = 0.0) -> int:  # fmt: skip
-        """perfgate.board.strategy.Board.await_console; what the console showed goes to the log."""
+        """perfgate.board.commands.Commands.await_console; what the console showed goes to the log."""
         with self._logged(f"console: waiting for {', '.join(patterns)}") as b:
-            return b.await_console(patterns, since=since, timeout=float(timeout), abort=abort, quiet=float(quiet))
+            return Commands(b).await_console(patterns, since=since, timeout=float(timeout), abort=abort,
+                                             quiet=float(quiet))  # fmt: skip
 
     def uboot_command(self, command: str, timeout: float = 120.0, setup: tuple[str, ...] = ()) -> str:
         """`setup`: commands that must have run at this U-Boot since it last started (run again when it did)."""
-        if self.lava is not None:
-            self.lava.unsupported("U-Boot")
         with self._logged(f"U-Boot: {command}") as b:
-            return b.uboot_command(command, float(timeout), setup=setup)
+            return Commands(b).uboot_command(command, float(timeout), setup=setup)
 
     def boot_times(self, command: str, timeout: float = 600.0) -> str:
         """`boot-time <variant>`: boot BOOT_CYCLES times and return the host-timestamped console log."""
@@ -433,17 +413,13 @@ class Board:
     def board_address(self) -> str:
         """The board's address as the gate knows it: learned once (bring-up) and reused, so that nothing is typed
         on the console per test; learned now only when it is not known yet."""
-        if self.lava is not None:
-            return self.lava.board_address()
         b = self._board()
         return b.address or self.learn_board_address()
 
     def tester_address(self) -> str:
         """The network peer as the board sees it (lab `tester.address`; `host`: this host's address towards it)."""
-        if self.lava is not None:
-            return self.lava.tester_address()
         b = self._board()
         if b.state == "shell" or not b.networked:
-            return b.tester_address()
+            return b.network.tester_address()
         b.transition("shell")
-        return b.tester_address()
+        return b.network.tester_address()
