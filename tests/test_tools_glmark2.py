@@ -46,3 +46,42 @@ def test_round_trip(command: str, score: float) -> None:
     assert len(m) == len(sim_glmark2.DEFAULT_BENCHMARKS) + 1
     if "1920x1080" in command:
         assert "Surface Size:   1920x1080" in text
+
+
+# --- real glmark2 2023.01 (llvmpipe under Xvfb) and its scene lines wrapped at a terminal width (issue 21) -----------
+
+
+def test_real_capture_reads_every_scene() -> None:
+    from captures import capture
+
+    m = glmark2.parse(capture(FIX / "x11-llvmpipe-xvfb.txt"))
+    assert m["score"] == 164.0 and len(m) == 9 + 1
+    assert m["buffer columns=200:duration=0.5:interleave=false:update-dispersion=0.9:update-fraction=0.5:"
+             "update-method=map (fps)"] == 118.0  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["x11-llvmpipe-xvfb-fold-w80.txt", "x11-llvmpipe-xvfb-fold-s-w72.txt"])
+def test_wrapped_scene_lines_are_read_whole(name: str) -> None:
+    """A log kept at a terminal width wraps the long scene lines (mid-word with `fold -w`, at spaces with `fold -s`):
+    each scene is still read, with its options whole, as from the unwrapped run."""
+    from captures import capture
+
+    assert glmark2.parse(capture(FIX / name)) == glmark2.parse(capture(FIX / "x11-llvmpipe-xvfb.txt"))
+
+
+def test_a_scene_line_that_cannot_be_read_is_said() -> None:
+    from captures import capture
+
+    lines = capture(FIX / "x11-llvmpipe-xvfb-fold-w80.txt").splitlines()
+    cut = next(n for n, line in enumerate(lines) if line.startswith("[buffer]"))
+    del lines[cut + 1]  # the wrapped rest of the [buffer] line lost
+    with pytest.raises(ParseError, match=r"scene line.*\[buffer\] columns=200") as e:
+        glmark2.parse("\n".join(lines) + "\n")
+    assert e.value.line == cut + 1
+
+
+def test_a_scene_glmark2_could_not_run_is_no_error() -> None:
+    # constructed: glmark2's src/main.cpp prints the scene line then `Unsupported` / `Set up failed` for a scene that
+    # does not run; the score is still printed
+    text = "[ideas] speed=duration: Unsupported\n[terrain] <default>: Set up failed\n    glmark2 Score: 12 \n"
+    assert glmark2.parse(text) == {"score": 12.0}
