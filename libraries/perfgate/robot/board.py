@@ -31,6 +31,7 @@ from perfgate.board.ssh import ssh_library
 from perfgate.board.strategy import Board as Strategy
 from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
 from perfgate.robot import squad as squad_option
+from perfgate.robot.lava import LavaBoard
 from perfgate.robot.links import link_base
 
 LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
@@ -66,6 +67,7 @@ class Board:
         self.profile: dict = {}
         self._read_pos: int | None = None  # where `Read Board Console Until` reads on from
         self.lease = None  # a labgrid place (perfgate.farm.lease.Lease) when the lab is `kind: labgrid`
+        self.lava: LavaBoard | None = None  # `kind: lava`: LAVA owns the board; commands run in its jobs
 
     # ------------------------------------------------------------------------------------------ lab
     @keyword
@@ -108,6 +110,10 @@ class Board:
         goes to ${RUN_DIR}/serial.log (the output directory before a run directory exists)."""
         if self.lab is None:
             raise AssertionError("no lab: `Open Lab` must come first")
+        if self.lab.kind == "lava":  # no console, no power: LAVA's jobs boot the board (Bring Up Board submits)
+            self.lava = LavaBoard(self.lab, self.name, self.profile, self._console_say)
+            Board.active = self
+            return
         context = {
             "board": self.name,
             "lab": self.lab.name,
@@ -201,6 +207,8 @@ class Board:
     def close_lab(self) -> None:
         """Close SSH and the console, stop the lab's board process (or give the labgrid place back), and link the
         serial transcript in the log."""
+        if self.lava is not None:
+            self.lava.close()
         if self.board:
             self.board.ssh_driver.close()
         if self.console:
@@ -318,6 +326,9 @@ class Board:
         retry) fails this keyword, and so the suite setup, with the reason; except when U-Boot answered on the way
         (only Linux failed): then the run goes on, the U-Boot suites run, and each suite that needs the shell fails
         at once with the reason."""
+        if self.lava is not None:
+            self.lava.bring_up()
+            return
         try:
             with self._logged("bring-up") as b:
                 b.transition("shell")
@@ -365,6 +376,8 @@ class Board:
     def run_on_board(self, command: str, timeout: float = 600.0, where: str = "shell") -> str:
         """Run `command` where it runs (shell, console, uboot, boot) and return the whole output; AssertionError on
         a timeout, ConnectionDropped (BoardLost and AssertionError) on a disconnect, ToolMissing on exit 127."""
+        if self.lava is not None:  # served from a LAVA job's log
+            return self.lava.run(command, float(timeout), where)
         if where == "uboot":
             return self.uboot_command(command, timeout)
         if where == "boot":
@@ -375,7 +388,14 @@ class Board:
             logger.info(f"`{command}` exit status {status}")
         return out
 
+    def prefetch(self, commands: list[tuple[str, float]]) -> None:
+        """(command, timeout) pairs the runner will ask for next: a LAVA lab runs them in one job; others ignore it."""
+        if self.lava is not None:
+            self.lava.prefetch(commands)
+
     def console_mark(self) -> int:
+        if self.lava is not None:
+            self.lava.unsupported("console")
         return self._board().console.mark()
 
     def console_text(self, since: int) -> str:
@@ -390,6 +410,8 @@ class Board:
 
     def uboot_command(self, command: str, timeout: float = 120.0, setup: tuple[str, ...] = ()) -> str:
         """`setup`: commands that must have run at this U-Boot since it last started (run again when it did)."""
+        if self.lava is not None:
+            self.lava.unsupported("U-Boot")
         with self._logged(f"U-Boot: {command}") as b:
             return Commands(b).uboot_command(command, float(timeout), setup=setup)
 
@@ -413,11 +435,15 @@ class Board:
     def board_address(self) -> str:
         """The board's address as the gate knows it: learned once (bring-up) and reused, so that nothing is typed
         on the console per test; learned now only when it is not known yet."""
+        if self.lava is not None:
+            return self.lava.board_address()
         b = self._board()
         return b.address or self.learn_board_address()
 
     def tester_address(self) -> str:
         """The network peer as the board sees it (lab `tester.address`; `host`: this host's address towards it)."""
+        if self.lava is not None:
+            return self.lava.tester_address()
         b = self._board()
         if b.state == "shell" or not b.networked:
             return b.network.tester_address()
