@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 from pathlib import Path
 from string import Template
 
@@ -51,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
         raise PerfgateError(f"no README template at {template}")
     d.mkdir(parents=True, exist_ok=True)
     lab_file.write_text(lab_text(example, name), encoding="utf-8")
-    text = Template(template.read_text(encoding="utf-8")).substitute(lab=name, lab_file=lab_file, example=example.stem)
+    quoted = shlex.quote(str(lab_file.resolve()))  # the README's commands work from any directory, any name
+    text = Template(template.read_text(encoding="utf-8")).substitute(lab=name, lab_file=quoted, example=example.stem)
     readme.write_text(text, encoding="utf-8")
     print(f"wrote {lab_file} (from {example}) and {readme}")
-    print(f"next: edit {lab_file}, then: robot -v BOARD:<board> -v LAB:{lab_file} $(perfgate suites)")
+    print(f"next: edit {lab_file}, then: robot -v BOARD:<board> -v LAB:{quoted} $(perfgate suites)")
     return 0
