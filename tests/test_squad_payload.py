@@ -8,6 +8,7 @@ checked; the lab files are sim.yaml with a squad section added.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,26 @@ def test_the_form_is_multipart_with_one_part_per_file() -> None:
     assert parts[0] == b"" and parts[-1] == b"--\r\n" and len(parts) == 4
     assert b'name="tests"; filename="tests.json"\r\nContent-Type: application/json\r\n\r\n{"a": "pass"}\r\n' in parts[1]
     assert b'name="attachment"; filename="x_y.html"' in parts[2]
+
+
+@pytest.mark.slow
+def test_a_bad_squad_option_stops_the_run_before_anything_is_measured(tmp_path: Path) -> None:
+    """A real robot run on the simulated board: `-v SQUAD:` neither a project URL, `lab` nor `off` fails every test
+    with the variable's error when the lab loads; no board is started, nothing is measured or published."""
+    import subprocess
+    import sys
+
+    from robot.api import ExecutionResult
+
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--console", "none",
+            "-v", f"BOARD:{BOARD}", "-v", "SQUAD:squad.example.org/ti-sdk", "--suite", "dhrystone",
+            str(paths.root() / "suites")]  # fmt: skip
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp_path / "results"), "PERFGATE_NO_COLLECT": "1",
+           "PYTHONPATH": str(paths.root() / "libraries")}  # fmt: skip
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0
+    result = ExecutionResult(str(tmp_path / "out" / "output.xml"))
+    tests = list(result.suite.all_tests)
+    assert tests and all(t.status == "FAIL" for t in tests)
+    assert all("variable SQUAD: must be `lab`, `off` or a SQUAD project's URL" in t.message for t in tests)
+    assert not list((tmp_path / "results").glob("**/metrics.json"))

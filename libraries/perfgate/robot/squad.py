@@ -44,9 +44,10 @@ def after_run(run_dir: Path | None, lab: dict) -> None:
         return
     try:
         done = publish.publish(Path(run_dir), where)
-    except PerfgateError as e:
-        logger.console(f"perfgate: SQUAD: not published: {e}")
-        _record(run_dir, {"published": False, "project": where.project_url, "error": str(e)})
+    except Exception as e:  # the run has ended: nothing here may fail it, and the console must say what happened
+        message = str(e) if isinstance(e, PerfgateError) else f"{type(e).__name__}: {e}"
+        logger.console(f"perfgate: SQUAD: not published: {message}")
+        _record(run_dir, {"published": False, "project": where.project_url, "error": message})
         return
     logger.console(f"perfgate: {done.summary()}")
     _record(
