@@ -55,9 +55,9 @@ def test_no_code_test_or_benchmark_reads_guides_beside_the_checkout():
     """A user's clone has no ../shared/guides: no code, test or benchmark may name it (prose that cites
     ../shared/reference for a tool's output format reads nothing)."""
     offenders = []
-    for folder in ("libraries", "tests", "benchmarks", "suites", "resources"):
+    for folder in ("libraries", "tests", "benchmarks", "suites", "resources", "variables"):
         for p in (REPO / folder).rglob("*"):
-            if p.suffix in (".py", ".robot", ".resource") and p != Path(__file__).resolve():
+            if p.suffix in (".py", ".robot", ".resource", ".yaml") and p != Path(__file__).resolve():
                 text = p.read_text(encoding="utf-8")
                 if re.search(r"""shared/guides|["']shared["']""", text):
                     offenders.append(str(p.relative_to(REPO)))
