@@ -64,7 +64,7 @@ def _given(modifier: object) -> bool:
         return modifier.split(":", 1)[0].replace("/", ".").removesuffix(".py").endswith(MODIFIER)
     from perfgate.robot.expand import Criteria
 
-    return isinstance(modifier, Criteria | BadBoard)
+    return isinstance(modifier, Criteria | BadBoard | Rerun)
 
 
 def _register(settings) -> None:
