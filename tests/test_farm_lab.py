@@ -96,7 +96,7 @@ def test_gates_of_one_board_started_at_once_get_a_run_directory_each(tmp_path) -
     """pabot on a farm starts gates of one board in the same second: each creates its own run directory."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from perfgate.robot.gate import _unique
+    from perfgate.run.session import unique as _unique
 
     base = tmp_path / "am62xx_sk" / "20261122-213034"
     with ThreadPoolExecutor(8) as pool:

@@ -67,3 +67,12 @@ class CriteriaReader(AbstractReaderClass):
             row.test_case_name = robot_name(row.test_case_name)
             row.tags = extra_tags(row.tags or [], row.arguments.get("${id}"), needs)
         return self.data_table
+
+
+def criteria_problem(suite) -> str:
+    """Why DataDriver could not read a suite's criteria (BOARD unset or unknown, RELEASE unknown, a bad file)."""
+    try:
+        criteria_csv(f"{Path(str(suite.source)).stem}.csv")
+    except (PerfgateError, OSError) as e:
+        return str(e)
+    return "DataDriver could not read them (see the errors above)"

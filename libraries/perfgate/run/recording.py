@@ -1,0 +1,240 @@
+"""What the run records of each criterion: its metrics.json entry (published, measured, judged, from what evidence,
+with what noise), the criteria an interrupted run never reached, run.json's verdict once Robot's own count is known,
+the verdict on the console and the suite's table in the log. It stands on perfgate.report.metrics (the model) and
+perfgate.report.recorder (the files)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from robot.api import logger
+
+from perfgate import sequential, waivers
+from perfgate.judge import Judge
+from perfgate.model import Criterion
+from perfgate.report.recorder import RunRecorder
+from perfgate.run.runner import Runner, SuiteResult
+from perfgate.run.session import Session
+from perfgate.run.settings import Settings
+from perfgate.verdict import NOT_MEASURED, WARN, Judgement
+
+STOPPED = ("Test execution stopped due to a fatal error", "Execution terminated by signal")
+
+
+@dataclass
+class Outcome:
+    """A criterion as `Criterion Should Hold` left it: judged (`judgement`), or skipped with why (`reason`); `skip`
+    is what the skipped test says."""
+
+    criterion: Criterion
+    judgement: Judgement | None = None
+    reason: str = ""
+    skip: str = ""
+
+
+def outcome(result: SuiteResult, cid: str, on_missing_tool: str, waived: dict[str, str]) -> Outcome:
+    """A measured criterion's outcome: skipped (its suite or the criterion cannot run here, its tool is missing and
+    ON_MISSING_TOOL=skip, or it is waived) or judged."""
+    c = result.criteria[cid]
+    if result.skip_reason:
+        return Outcome(c, reason=result.skip_reason, skip=f"{c.name}: {result.skip_reason}")
+    if cid in result.measured.skipped:
+        return Outcome(c, reason=result.measured.skipped[cid], skip=f"{c.name}: {result.measured.skipped[cid]}")
+    if cid in result.measured.unavailable and on_missing_tool == "skip":
+        why = result.measured.unavailable[cid]
+        return Outcome(c, reason=why, skip=f"{c.name}: {why} (ON_MISSING_TOOL=skip)")
+    why = waivers.reason(cid, waived)
+    if why:
+        return Outcome(c, reason=f"waived: {why}", skip=f"{c.name}: waived (variables/waivers.yaml): {why}")
+    return Outcome(c, result.judgements[cid])
+
+
+def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callable[[str], str]) -> None:
+    """A judged criterion in the log: against what, from what evidence and runs, and its verdict (a warning when
+    better than published, or inconclusive under INCONCLUSIVE:pass); AssertionError when it fails."""
+    c, j = o.criterion, o.judgement
+    assert j is not None
+    logger.info(f"Judged against SDK {c.release}: {c.guide} ({c.source})")
+    files = result.evidence.get(c.id, [])
+    if files:
+        logger.info("Raw output: " + ", ".join(link(f) for f in dict.fromkeys(files)), html=True)
+    samples = result.samples.get(c.id, [])
+    if len(samples) > 1:
+        logger.info(f"{len(samples)} runs {samples}, {settings.aggregate}: {j.measured}")
+    if j.verdict == sequential.INCONCLUSIVE and settings.inconclusive == "pass":
+        logger.warn(f"{j.message} (INCONCLUSIVE:pass: an inconclusive criterion does not fail the gate)")
+    elif j.verdict == WARN:
+        logger.warn(j.message)
+    elif not j.passed:
+        raise AssertionError(j.message)
+    else:
+        logger.info(j.message)
+
+
+class Recording:
+    """The run's record: a RunRecorder (run.json, metrics.json, summary.csv, history, comparison.html) fed from the
+    session, the runner's measured suites and the judge."""
+
+    def __init__(self, session: Session, runner: Runner, recorder: RunRecorder) -> None:
+        self.session = session
+        self.runner = runner
+        self.recorder = recorder
+        self.judge: Judge | None = None  # set once the run's noise is known
+
+    @property
+    def meta(self) -> dict:
+        return self.recorder.meta
+
+    @property
+    def entries(self) -> list[dict]:
+        return self.recorder.entries
+
+    def criterion(self, cid: str) -> Criterion | None:
+        if cid in self.runner.by_id:
+            return self.runner.by_id[cid].criteria[cid]
+        return self.session.criterion(cid)
+
+    def test_ended(self, cid: str, pending: Outcome | None, status: str, message: str, test_id: str,
+                   test_name: str) -> None:  # fmt: skip
+        """Record the criterion of a test that ended (`pending`: what `Criterion Should Hold` left, None when the
+        test never reached it); a test Robot stopped is recorded as never ran."""
+        if pending is None:  # never judged: record it, so a run whose board died still says what it missed
+            c = self.criterion(cid)
+            if c is None:
+                return
+            skipped = status == "SKIP"
+            pending = Outcome(c, reason=("" if skipped else "not measured: ") + (message or "the test did not run"))
+        stopped = status == "FAIL" and any(m in (message or "") for m in STOPPED)
+        if stopped:
+            self.session.stopped.append(cid)
+            why = f"interrupted by {self.session.signal}" if self.session.signal else "Robot stopped the run"
+            pending = Outcome(pending.criterion, reason=f"never ran: {why} ({message.splitlines()[-1]})")
+        c, j = pending.criterion, pending.judgement
+        if j:
+            verdict = j.verdict if status != "FAIL" or not j.passed else "fail"
+        else:
+            verdict = "skip" if status == "SKIP" else "not-measured"
+        entry = {**self.entry(c, j, verdict, j.message if j else pending.reason), "test": test_id,
+                 "test_name": test_name, "status": status}  # fmt: skip
+        if stopped:
+            entry["never_ran"] = True
+        self.recorder.record(entry)
+
+    def entry(self, c: Criterion, j: Judgement | None, verdict: str, message: str) -> dict:
+        """metrics.json's entry of a criterion: what was published, measured and judged, and from what evidence."""
+        suite = self.runner.by_id.get(c.id)
+        evidence = dict.fromkeys(suite.evidence.get(c.id, [])) if suite else {}
+        return {
+            **{k: getattr(c, k) for k in ("id", "name", "board", "suite", "chapter", "table", "row", "metric")},
+            **{k: getattr(c, k) for k in ("unit", "min", "max", "direction", "guide", "release", "source")},
+            "published": c.value,
+            "measured": j.measured if j else None,
+            "tolerance": j.tolerance if j else None,
+            "absolute": j.absolute if j else None,
+            "delta_pct": j.delta_pct if j else None,
+            "verdict": verdict,
+            "message": message,
+            "tool": suite.measured.tools.get(c.id, "") if suite else "",
+            "evidence": [os.path.relpath(f, self.session.run_dir) for f in evidence],
+            "samples": suite.samples.get(c.id, []) if suite else [],
+            **self._noise_entry(c, suite),
+            **run_length(suite.measured.lengths.get(c.id) if suite else None),
+        }
+
+    def _noise_entry(self, c: Criterion, suite: SuiteResult | None) -> dict:
+        """metrics.json's noise of a measured criterion: the relative sd per value its sequential verdict used."""
+        if suite is None or not suite.samples.get(c.id) or self.judge is None or self.judge.noise is None:
+            return {}
+        noise = self.judge.noise_of(c, suite.measured.averaged.get(c.id, 1))
+        return {"noise": {"sd": round(noise.sd, 6), "source": noise.source}}
+
+    def finish(self):
+        """Complete run.json (interrupted, with the criteria never run, or finished), metrics.json, the history and
+        comparison.html; say the verdict. Returns comparison.html's path."""
+        state = "interrupted" if self.session.interrupted else "finished"
+        never = self.never_ran() if self.session.interrupted else []
+        self._record_never_reached(never)
+        page = self.recorder.finish({"signal": self.session.signal, "never_ran": never}, state=state)
+        self.console_verdict()
+        return page
+
+    def never_ran(self) -> list[str]:
+        """The criteria of the selected suites that were never judged: Robot stopped their tests, or never
+        reached them."""
+        judged = {e["id"] for e in self.recorder.entries if not e.get("never_ran")}
+        out = [cid for cid in self.session.stopped if cid not in judged]
+        for suite in self.session.selected:
+            out += [c.id for c in self.session.suite_criteria(suite) if c.id not in judged and c.id not in out]
+        return out
+
+    def _record_never_reached(self, never: list[str]) -> None:
+        """metrics.json gets an entry for each criterion of an interrupted run that Robot never reached (its suite
+        never started, so it has no test): not measured, never ran, with why."""
+        recorded = {e["id"] for e in self.recorder.entries}
+        why = f"interrupted by {self.session.signal}" if self.session.signal else "Robot stopped the run"
+        for cid in never:
+            c = self.criterion(cid)
+            if c is not None and cid not in recorded:
+                entry = self.entry(c, None, "not-measured", f"never ran: {why} (Robot never reached its suite)")
+                self.recorder.record({**entry, "never_ran": True})
+
+    def console_verdict(self) -> None:
+        meta = self.recorder.meta
+        logger.console(f"perfgate: verdict {str(meta.get('verdict')).upper()}: {meta.get('verdict_reason')}")
+        never = meta.get("never_ran") or []
+        if never:
+            by_suite: dict[str, int] = {}
+            for cid in never:
+                c = self.criterion(cid)
+                by_suite[c.suite if c else "?"] = by_suite.get(c.suite if c else "?", 0) + 1
+            logger.console("perfgate: never ran: " + ", ".join(f"{s} ({n})" for s, n in by_suite.items()))
+
+    def robot_counted(self, robot: dict) -> None:
+        """Robot's own count of the tests (the top suite ended, after Close Run): run.json's verdict takes it in;
+        when that changes the verdict, the history and comparison.html follow."""
+        if not self.recorder.meta.get("finished"):
+            return  # Close Run did not run: close() finishes the run
+        from perfgate.report import history, html
+        from perfgate.report.metrics import run_verdict, update_meta, verdict_reason
+
+        meta = self.recorder.meta
+        before = (meta.get("verdict"), meta.get("verdict_reason"))
+        meta["robot"] = robot
+        meta["verdict"] = run_verdict(meta, self.recorder.entries)
+        meta["verdict_reason"] = verdict_reason(meta, self.recorder.entries)
+        update_meta(self.recorder.run_dir, {k: meta[k] for k in ("robot", "verdict", "verdict_reason")})
+        if before != (meta["verdict"], meta["verdict_reason"]):
+            try:
+                history.append(self.recorder.run_dir)
+                html.build(self.recorder.run_dir)
+            except Exception as e:  # the run's files are valid already
+                logger.console(f"perfgate: could not update the history or comparison.html ({e})")
+            self.console_verdict()
+
+    def log_table(self, result: SuiteResult) -> None:
+        """The suite's judged criteria as a table in the log."""
+        from perfgate.report.html import suite_table_html  # Jinja2 only once a suite has criteria
+
+        entries = []
+        for cid, c in result.criteria.items():
+            j = result.judgements[cid]
+            entries.append(
+                {
+                    "id": cid, "name": c.name, "suite": c.suite, "table": c.table, "row": c.row, "metric": c.metric,
+                    "unit": c.unit, "measured": j.measured, "published": c.value, "min": c.min, "max": c.max,
+                    "direction": c.direction, "tolerance": j.tolerance, "delta_pct": j.delta_pct,
+                    "verdict": j.verdict if j.verdict != NOT_MEASURED else NOT_MEASURED, "message": j.message,
+                    "tool": result.measured.tools.get(cid, ""), **run_length(result.measured.lengths.get(cid)),
+                }
+            )  # fmt: skip
+        logger.info(suite_table_html(entries), html=True)
+
+
+def run_length(run: sequential.RunLength | None) -> dict:
+    """metrics.json's run_length of a tail-latency criterion: how long it ran beside the guide's run."""
+    if run is None:
+        return {}
+    return {"run_length": {"ran": run.ran, "guide": run.guide, "unit": run.unit, "short": run.short,
+                           "text": run.describe()}}  # fmt: skip

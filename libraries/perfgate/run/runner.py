@@ -1,0 +1,243 @@
+"""The runner: runs a suite's workload and keeps what it printed.
+
+The workload sees a `Context` (perfgate.workloads.base.Context): its commands go to the board library (shell, U-Boot,
+console) or this host, each announced on the console with how long it took last time (perfgate.report.progress), its
+output kept verbatim in results/<board>/<run>/raw/<suite>/ with an index. `Runner.measure` runs the workload once and
+again, up to REPEAT runs, while the judge (perfgate.judge) says a criterion is still undecided.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from robot.api import logger
+
+from perfgate.errors import BoardLost, PerfgateError, ToolMissing
+from perfgate.judge import Judge, SuiteState
+from perfgate.model import Criterion
+from perfgate.report import progress
+from perfgate.run import plan
+from perfgate.run.session import Session
+from perfgate.verdict import Judgement
+from perfgate.workloads.base import Measurements, Workload
+
+
+@dataclass
+class SuiteResult:
+    """A measured suite: its criteria, what its runs gave, the evidence, the judgement of each criterion."""
+
+    suite: str
+    criteria: dict[str, Criterion]
+    measured: Measurements
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    evidence: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> evidence files
+    judgements: dict[str, Judgement] = field(default_factory=dict)
+    skip_reason: str | None = None
+
+
+class Context:
+    """The Context a workload sees (perfgate.workloads.base.Context)."""
+
+    def __init__(self, runner: Runner, suite: str) -> None:
+        session = runner.session
+        self._runner = runner
+        self.suite = suite
+        self.board = session.board
+        self.profile = session.profile
+        self.lab = session.lab
+        self.repeat = session.settings.repeat
+        self.virtual = session.virtual
+        duration = session.var("DURATION")
+        self.duration = None if duration in (None, "", "NONE") else duration  # -v DURATION: network seconds
+        self.files: list[str] = []
+        self.last_evidence = ""
+
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell",
+            setup: tuple[str, ...] = ()) -> str:  # fmt: skip
+        r = self._runner
+        logger.console(progress.starting(self.suite, where, command, timeout, r.expected(self.suite, where, command)))
+        started = time.monotonic()
+        try:
+            if where == "host":
+                text = r.run_on_host(command, timeout)
+            else:
+                board = r.board_library()
+                if where == "uboot":
+                    text = board.uboot_command(command, timeout=timeout, setup=setup)
+                else:
+                    text = board.run_on_board(command, timeout=timeout, where=where)
+        except BaseException as e:
+            logger.console(progress.finished(self.suite, time.monotonic() - started, e))
+            raise
+        elapsed = time.monotonic() - started
+        path = r.keep_evidence(self.suite, label or "output", command, text, elapsed, where)
+        self.files.append(path)
+        self.last_evidence = path
+        if not_found(text):
+            error = ToolMissing(f"`{command.split()[0]}` is not on the board ({not_found(text)})")
+            logger.console(progress.finished(self.suite, elapsed, error))
+            raise error
+        logger.console(progress.finished(self.suite, elapsed))
+        return text
+
+    def tester(self) -> str:
+        return self._runner.board_library().tester_address()
+
+    def console_mark(self) -> int:
+        return self._runner.board_library().console_mark()
+
+    def await_console(self, patterns: list[str], *, since: int, timeout: float, abort: list[str] | None = None,
+                      quiet: float = 0.0, label: str = "") -> int:  # fmt: skip
+        board = self._runner.board_library()
+        what = " then ".join(f"`{p}`" for p in patterns)
+        logger.console(progress.starting(self.suite, "console", f"(waiting for {what})", timeout, None))
+        started = time.monotonic()
+        try:
+            end = board.await_console(patterns, since=since, timeout=timeout, abort=abort or [], quiet=quiet)
+        except BaseException as e:
+            self._keep_console(board, since, label, what, time.monotonic() - started)
+            logger.console(progress.finished(self.suite, time.monotonic() - started, e))
+            raise
+        self._keep_console(board, since, label, what, time.monotonic() - started)
+        logger.console(progress.finished(self.suite, time.monotonic() - started))
+        return end
+
+    def _keep_console(self, board: Any, since: int, label: str, what: str, elapsed: float) -> None:
+        text = board.console_text(since)
+        path = self._runner.keep_evidence(self.suite, label or "console", f"(console: {what})", text, elapsed,
+                                          "console")  # fmt: skip
+        self.files.append(path)
+        self.last_evidence = path
+
+    def board_address(self) -> str:
+        """The board's address as the tester sees it (learned from the console, or the lab's)."""
+        return self._runner.board_library().board_address()
+
+    def note(self, message: str) -> None:
+        logger.info(f"{self.suite}: {message}", also_console=False)
+
+
+class Runner:
+    """Runs the suites of one run. `board_library()` is the board library (perfgate.robot.board.Board) commands go
+    to; `link(path)` is the log's HTML link to an evidence file."""
+
+    def __init__(self, session: Session, board_library: Callable[[], Any], link: Callable[[str], str]) -> None:
+        self.session = session
+        self.board_library = board_library
+        self.link = link
+        self.suites: dict[str, SuiteResult] = {}
+        self.by_id: dict[str, SuiteResult] = {}  # criterion id -> its measured suite
+        self._evidence_count: dict[tuple[str, str], int] = {}
+        self._previous: dict[tuple[str, str, str], float] | None = None  # the last run's time per command
+
+    def measure(self, suite: str, judge: Judge) -> SuiteResult:
+        """Run the suite's workload, keep every raw output, and judge each criterion of the board. The workload runs
+        once, and again (up to REPEAT runs) only while the judge says one of its criteria is still undecided."""
+        crits = self.session.suite_criteria(suite)
+        result = SuiteResult(suite, {c.id: c for c in crits}, Measurements())
+        self.suites[suite] = result
+        for c in crits:
+            self.by_id[c.id] = result
+        if not crits:
+            return result
+        try:
+            workload = plan.workload(suite)
+        except ModuleNotFoundError as e:
+            if not plan.has_no_workload(e, suite):
+                raise
+            result.measured.missing = dict.fromkeys(result.criteria, f"perfgate has no workload for suite {suite!r}")
+            return self._judged(result, judge, more_runs=False)
+        try:
+            reason = workload.applicable(crits, self.session.profile, self.session.lab)
+        except PerfgateError as e:  # a broken settings file: this suite fails with the reason, the run goes on
+            logger.error(f"perfgate: {suite}: {e}")
+            result.measured.missing = dict.fromkeys(result.criteria, f"bad input: {e}")
+            return self._judged(result, judge, more_runs=False)
+        if reason:
+            result.skip_reason = reason
+            logger.info(f"{suite}: skipped: {reason}")
+            return result
+        repeat = self.session.settings.repeat
+        for i in range(repeat):
+            self._run_once(workload, crits, result, i, repeat)
+            decision = judge.decide(SuiteState(result.criteria, result.samples, result.measured, i + 1 < repeat))
+            if decision.final:
+                break
+        assert decision.measured is not None
+        result.measured = decision.measured
+        result.judgements = decision.judgements
+        return result
+
+    def _run_once(self, workload: Workload, crits: list[Criterion], result: SuiteResult, i: int, repeat: int) -> None:
+        """Run `i` of the suite's workload: its values join the samples, its evidence and what it missed the suite's."""
+        ctx = Context(self, result.suite)
+        try:
+            m = workload.measure(crits, ctx)
+        except (BoardLost, AssertionError) as e:
+            m = Measurements(missing=dict.fromkeys(result.criteria, f"run {i + 1}: {e}"))
+            logger.error(f"{result.suite}: run {i + 1} of {repeat} ended early: {e}")
+        except PerfgateError as e:  # bad input found mid-run (a broken settings file): named on the console;
+            # what earlier suites and runs measured stays, and this suite's criteria fail with the reason
+            m = Measurements(missing=dict.fromkeys(result.criteria, f"bad input: {e}"))
+            logger.error(f"perfgate: {result.suite}: {e}")
+        for cid, v in m.values.items():
+            result.samples.setdefault(cid, []).append(float(v))
+        for cid in result.criteria:
+            files = [f for f in m.evidence.get(cid, []) if f] or ctx.files
+            result.evidence.setdefault(cid, []).extend(files)
+        result.measured.missing.update(m.missing)
+        result.measured.skipped.update(m.skipped)
+        result.measured.unavailable.update(m.unavailable)
+        result.measured.tools.update(m.tools)
+        result.measured.add_lengths(m.lengths)  # a tail-latency criterion: the shortest run counts
+        result.measured.add_averaged(m.averaged)  # boot time: each value the mean of BOOT_CYCLES boots
+
+    @staticmethod
+    def _judged(result: SuiteResult, judge: Judge, more_runs: bool) -> SuiteResult:
+        decision = judge.decide(SuiteState(result.criteria, result.samples, result.measured, more_runs))
+        assert decision.measured is not None
+        result.measured = decision.measured
+        result.judgements = decision.judgements
+        return result
+
+    def expected(self, suite: str, where: str, command: str) -> float | None:
+        """How long the same command took in the board's previous run (None: no such run or command)."""
+        if self._previous is None:
+            run_dir = self.session.run_dir
+            self._previous = progress.previous_durations(run_dir) if run_dir else {}
+        return self._previous.get((suite, where, command))
+
+    @staticmethod
+    def run_on_host(command: str, timeout: float) -> str:
+        p = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=timeout, check=False)
+        return p.stdout + p.stderr
+
+    def keep_evidence(self, suite: str, label: str, command: str, text: str, elapsed: float, where: str) -> str:
+        """The output of one command, verbatim, in raw/<suite>/<label>-<n>.txt, indexed in raw/<suite>/index.tsv."""
+        assert self.session.run_dir is not None
+        n = self._evidence_count.get((suite, label), 0) + 1
+        self._evidence_count[(suite, label)] = n
+        d = self.session.run_dir / "raw" / suite
+        d.mkdir(parents=True, exist_ok=True)
+        path = d / f"{safe(label)}-{n}.txt"
+        path.write_text(text, encoding="utf-8")
+        with (d / "index.tsv").open("a", encoding="utf-8") as f:
+            f.write(f"{path.name}\t{where}\t{elapsed:.3f}\t{command}\n")
+        logger.info(f"{where}$ {command}  ({elapsed:.2f} s) → {self.link(str(path))}", html=True)
+        return str(path)
+
+
+def not_found(text: str) -> str:
+    """The shell's `not found` line at the end of a command's output, '' when there is none."""
+    for line in text.splitlines()[-5:]:
+        if line.rstrip().endswith(": not found") or line.rstrip().endswith("command not found"):
+            return line.strip()
+    return ""
+
+
+def safe(label: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:80] or "output"

@@ -1,0 +1,269 @@
+"""The run: which board and release it judges, its run variables and faults checked before anything runs, its
+directory results/<board>/<run>/ with run.json, the signal that stops it, earlier killed runs swept into history.
+
+Robot variables reach it through `var(name, default)` (the Robot library passes its own; tests pass a dict's)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from robot.api import logger
+
+from perfgate import boards, criteria, paths, runvars, waivers
+from perfgate.model import Criterion
+from perfgate.run import plan
+from perfgate.run.settings import Settings, Vars, no_vars
+from perfgate.tolerance import Policy
+
+UBOOT_BANNER = re.compile(r"^\s*(U-Boot (?:SPL )?\d{4}\.\d\d\S*[^\r\n]*)", re.M)
+LINUX_VERSION = re.compile(r"Linux version (\S+)")
+
+
+@dataclass
+class Session:
+    """One run of the gate on one board."""
+
+    var: Vars = no_vars
+    board: str = ""
+    profile: dict = field(default_factory=dict)
+    lab: dict = field(default_factory=dict)
+    virtual: bool = False
+    settings: Settings = field(default_factory=Settings)
+    selection: criteria.Selection | None = None
+    policy: Policy | None = None
+    waivers: dict[str, str] = field(default_factory=dict)
+    run_dir: Path | None = None
+    criteria_dir: Path | None = None
+    opened_by: str = ""  # the suite whose setup opened the run (suites/__init__.robot, or a suite run alone)
+    selected: list[str] = field(default_factory=list)  # the gate suites this robot run selected
+    signal: str | None = None  # SIGINT/SIGTERM that stopped the run
+    stopped: list[str] = field(default_factory=list)  # criteria whose tests Robot stopped (never ran)
+    history: dict[str, list[float]] = field(default_factory=dict)  # criterion id -> the board's hardware runs
+    _all: dict[str, Criterion] | None = None  # every criterion of the run, read when first needed
+
+    @property
+    def under_pabot(self) -> bool:
+        return self.var("PABOTQUEUEINDEX") is not None
+
+    @property
+    def interrupted(self) -> bool:
+        return bool(self.signal or self.stopped)
+
+    def check(self, board: str) -> None:
+        """Resolve the board and the release it is judged against, check every run variable and FAULTS' degrade
+        globs, load tolerances and waivers. PerfgateError on bad input (file, key and line named)."""
+        self.board = boards.resolve(board)
+        self.selection = criteria.select(self.board, str_or_none(self.var("RELEASE")))
+        self.profile = boards.profile(self.board)
+        self.settings = Settings.read(self.var)
+        self.check_degrade_faults()
+        self.policy = Policy.load(
+            tolerance=str_or_none(self.var("TOLERANCE")), tolerances=str_or_none(self.var("TOLERANCES"))
+        )
+        self.waivers = waivers.load()
+
+    def start(self, board_requested: str, lab: str, virtual: bool) -> dict:
+        """Open results/<board>/<run>/ with the criteria files DataDriver reads; returns run.json's content."""
+        assert self.selection is not None and self.policy is not None
+        # the simulated board (a child process) draws its numbers around the same release's published values
+        os.environ["PERFGATE_RELEASE"] = self.selection.label
+        self.virtual = bool(virtual)
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        self.run_dir = unique(paths.board_results(self.board, self.virtual) / stamp)
+        self.criteria_dir = self.run_dir / "criteria"
+        self.opened_by = str(self.var("SUITE NAME", ""))
+        self.criteria_dir.mkdir(parents=True)
+        plan.write_criteria(self.criteria_dir, self.selection)
+        s = self.settings
+        return {
+            "board": self.board,
+            "board_requested": board_requested,
+            "lab": lab,
+            "virtual": self.virtual,
+            "guide": ", ".join(self.guides()),
+            "release": self.selection.label,
+            "release_choice": self.selection.describe(),
+            "repeat": s.repeat,
+            "aggregate": s.aggregate,
+            "inconclusive": s.inconclusive,
+            "tolerances": self.policy.source,
+            "output": self.var("OUTPUT FILE"),
+            "log": self.var("LOG FILE"),
+            "report": self.var("REPORT FILE"),
+            "faults": str_or_none(self.var("FAULTS")),
+            "suites": self.selected,
+        }
+
+    def announce(self, lab: str, comparison: str) -> tuple[list[tuple[str, str]], list[str]]:
+        """What the run says of itself when it opens: the top suite's metadata (`comparison`: the log's link to
+        comparison.html) and the console's lines."""
+        assert self.selection is not None
+        where = "VIRTUAL BOARD (simulated or emulated, not hardware)" if self.virtual else "hardware"
+        metadata = [
+            ("Board", self.board), ("Lab", lab), ("Virtual", f"yes: {where}" if self.virtual else "no: hardware"),
+            ("Guide", ", ".join(self.guides())), ("Release", self.selection.label),
+            ("Comparison", f"[{comparison}|comparison.html] (measured vs published)"), ("Results", str(self.run_dir)),
+        ]  # fmt: skip
+        console = [
+            f"perfgate: board {self.board} in lab {lab}: {where}; results in {self.run_dir}",
+            f"perfgate: judged against {self.selection.describe()}: {', '.join(self.guides()) or 'no guide'}",
+        ]
+        return metadata, console
+
+    def guides(self) -> list[str]:
+        assert self.selection is not None
+        return sorted({c.guide for c in self.selection.criteria})
+
+    def load_history(self) -> None:
+        """The board's recorded hardware runs: a criterion's noise when its guide prints no min/max."""
+        from perfgate.report import history
+
+        path = history.path_for(self.board, virtual=False)
+        self.history = history.measured_values(path)
+        for problem in history.read(path).problems:
+            logger.warn(f"perfgate: {problem}")
+
+    def suite_criteria(self, suite: str) -> list[Criterion]:
+        """The criteria a suite judges in this run (its file in the run's criteria directory)."""
+        assert self.criteria_dir is not None, "Open Run must come first (suites/__init__.robot)"
+        f = self.criteria_dir / f"{suite}.csv"
+        return criteria.read(f) if f.exists() else []
+
+    def criterion(self, cid: str) -> Criterion | None:
+        """A criterion of the run by id (from the criteria files, read once)."""
+        if self._all is None:
+            self._all = {}
+            if self.criteria_dir is not None:
+                for f in sorted(self.criteria_dir.glob("*.csv")):
+                    self._all.update({c.id: c for c in criteria.read(f)})
+        return self._all.get(cid)
+
+    def check_degrade_faults(self) -> None:
+        """FAULTS `degrade:<id glob>:<percent>` must degrade a criterion this run judges: one that matches none of
+        the selected suites' criteria would let the run go green without testing the gate at all. (The simulated
+        board checks the rest of the spec, and every glob against all of the board's criteria.)"""
+        assert self.selection is not None
+        spec = str_or_none(self.var("FAULTS")) or ""
+        selected = [] if self.under_pabot else self.selected  # pabot splits the suites across processes
+        judged = [c for c in self.selection.criteria if not selected or c.suite in selected]
+        for item in (i.strip() for i in spec.split(",")):
+            kind, _, rest = item.partition(":")
+            glob = rest.rpartition(":")[0].strip()
+            if kind.strip().lower() == "degrade" and glob and not any(fnmatchcase(c.id, glob) for c in judged):
+                suites = ", ".join(selected) if selected else "all suites"
+                raise runvars.VariableError(f"variable FAULTS: {item} matches none of the {len(judged)} criteria this "
+                                            f"run judges ({self.board}, {suites})")  # fmt: skip
+
+    def check_tool_faults(self) -> None:
+        """FAULTS `missing-tool:<tool>` / `ssh-drop:<tool>` must name a tool the selected suites run (their workloads'
+        plans), or the fault never fires and the run goes green. Suites that build their commands while measuring
+        (network) cannot say beforehand: then the simulated board's check of the tool names is all there is."""
+        spec = str_or_none(self.var("FAULTS")) or ""
+        items = [i.strip() for i in spec.split(",")]
+        named = {i: i.partition(":")[2].strip() for i in items
+                 if i.partition(":")[0].strip().lower() in ("missing-tool", "ssh-drop")}  # fmt: skip
+        if not named or self.under_pabot:  # pabot splits the suites across processes: this one sees only its share
+            return
+        assert self.selection is not None, "Open Run must come first"
+        suites = self.selected or sorted({c.suite for c in self.selection.criteria})
+        tools = plan.tools(suites, self.selection.criteria, self.profile, self.lab)
+        if tools is None:
+            return
+        for item, tool in named.items():
+            if tool not in tools:
+                ran = ", ".join(sorted(tools))
+                raise runvars.VariableError(
+                    f"variable FAULTS: {item} names a tool none of the selected suites ({', '.join(suites)}) runs "
+                    f"(they run {ran})"
+                )
+
+    def collect_robot_files_after_exit(self) -> None:
+        """Robot writes log.html and report.html after its listeners close, and tells only command-line listeners
+        where: a detached `perfgate report --after-pid` copies them into the run directory once robot has ended."""
+        if os.environ.get("PERFGATE_NO_COLLECT") or self.run_dir is None:
+            return
+        cmd = [sys.executable, "-m", "perfgate", "report", str(self.run_dir), "--after-pid", str(os.getpid())]
+        with open(self.run_dir / "collect.log", "w", encoding="utf-8") as log:
+            subprocess.Popen(
+                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+            )
+
+    def sweep_killed_runs(self) -> None:
+        """Earlier runs of this board and kind whose robot was killed go into the history as INCOMPLETE now."""
+        from perfgate.report import history
+
+        assert self.run_dir is not None
+        try:
+            for run in history.sweep_killed(self.run_dir.parent):
+                logger.console(f"perfgate: an earlier run was killed before it finished: {run} (INCOMPLETE)")
+        except Exception as e:  # the new run must not suffer from an old one
+            logger.warn(f"could not check earlier runs for killed ones: {e}")
+
+    def watch_signals(self) -> None:
+        """Note which signal stops the run (Robot's own handler still does the stopping: this one only chains)."""
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                previous = signal.getsignal(signum)
+            except ValueError:
+                continue
+            if not callable(previous) or getattr(previous, "_perfgate", False):
+                continue
+
+            def handler(num, frame, previous=previous):
+                self.signal = self.signal or signal.Signals(num).name
+                previous(num, frame)
+
+            handler._perfgate = True  # type: ignore[attr-defined]
+            try:
+                signal.signal(signum, handler)
+            except ValueError:  # not the main thread
+                return
+
+
+def selected_suites(suite) -> list[str]:
+    """The gate suites (file stems) under a running suite (robot.running.TestSuite), as Robot selected them."""
+    out: list[str] = []
+    if suite.source and Path(str(suite.source)).is_file() and Path(str(suite.source)).stem != "__init__":
+        out.append(Path(str(suite.source)).stem)
+    for child in suite.suites:
+        out += selected_suites(child)
+    return out
+
+
+def board_versions(serial_log: Path) -> dict[str, str]:
+    """The last U-Boot banner and `Linux version` line the board printed on its console."""
+    text = serial_log.read_text(encoding="utf-8", errors="replace") if serial_log.is_file() else ""
+    found: dict[str, str] = {}
+    for key, pattern in (("uboot_version", UBOOT_BANNER), ("kernel_version", LINUX_VERSION)):
+        matches = pattern.findall(text)
+        if matches:
+            found[key] = " ".join(matches[-1].split())
+    return found
+
+
+def unique(path: Path) -> Path:
+    """Create and return a new run directory: `path`, else `path-2`, `path-3`... Created here, atomically, so that
+    gates of one board started in the same second (pabot on a farm) never share one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    candidate, n = path, 1
+    while True:
+        try:
+            candidate.mkdir()
+            return candidate
+        except FileExistsError:
+            n += 1
+            candidate = path.with_name(f"{path.name}-{n}")
+
+
+def str_or_none(value: object) -> str | None:
+    if value is None or value == "" or str(value).upper() == "NONE":
+        return None
+    return str(value)

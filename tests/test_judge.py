@@ -1,0 +1,96 @@
+"""The judge (perfgate.judge): a whole suite's state in, the criteria still undecided or the final judgement of each
+out. Criteria are constructed; their noise is the guide's own min/max (value 100, min 90, max 110: a 5 % sd), their
+tolerance the committed variables/tolerances.yaml default (10 %)."""
+
+from __future__ import annotations
+
+import pytest
+
+from perfgate import sequential
+from perfgate.judge import Judge, SuiteState
+from perfgate.model import Criterion
+from perfgate.tolerance import Policy
+from perfgate.verdict import FAIL, NOT_MEASURED, PASS, WARN
+from perfgate.workloads.base import Measurements
+
+
+def crit(row: str, direction: str = "higher", spread: float = 10.0, suite: str = "stream") -> Criterion:
+    return Criterion(
+        id=f"b.{suite}.t.{row}.m", name=row, board="b", guide="g.rst", release="1", chapter="system", suite=suite,
+        table="t", row=row, metric="m", unit="MB/s", value=100.0, min=100.0 - spread, max=100.0 + spread,
+        direction=direction,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def judge() -> Judge:
+    return Judge(Policy.load(), sequential.load(), {}, "median")
+
+
+def state(samples: dict[str, list[float]], *crits: Criterion, more: bool, measured: Measurements | None = None):
+    return SuiteState({c.id: c for c in crits}, samples, measured or Measurements(), more)
+
+
+def test_clear_values_are_decided_after_one_run(judge: Judge) -> None:
+    good, bad = crit("good"), crit("bad")
+    d = judge.decide(state({good.id: [101.0], bad.id: [50.0]}, good, bad, more=True))
+    assert d.final and d.undecided == []
+    assert d.judgements[good.id].verdict == PASS and d.judgements[bad.id].verdict == FAIL
+    assert d.measured is not None and d.measured.values == {good.id: 101.0, bad.id: 50.0}
+
+
+def test_a_value_at_its_threshold_runs_again_then_is_inconclusive(judge: Judge) -> None:
+    """90 is exactly the 10 % threshold of 100: while runs may follow it is undecided (and nothing is judged yet);
+    after the last it is inconclusive, the reason saying so."""
+    edge, good = crit("edge"), crit("good")
+    samples = {edge.id: [90.0], good.id: [101.0]}
+    d = judge.decide(state(samples, edge, good, more=True))
+    assert d.undecided == [edge.id] and not d.final and d.judgements == {} and d.measured is None
+    last = judge.decide(state(samples, edge, good, more=False))
+    assert last.final and last.judgements[edge.id].verdict == sequential.INCONCLUSIVE
+    assert "INCONCLUSIVE: undecided after 1 run" in last.judgements[edge.id].message
+    assert last.judgements[good.id].verdict == PASS
+
+
+def test_a_lost_run_is_not_repeated_and_its_criteria_are_not_measured(judge: Judge) -> None:
+    edge, lost = crit("edge"), crit("lost")
+    m = Measurements(missing={lost.id: "run 1: the board stopped answering"})
+    d = judge.decide(state({edge.id: [90.0]}, edge, lost, more=True, measured=m))
+    assert d.final
+    assert d.judgements[lost.id].verdict == NOT_MEASURED
+    assert "run 1: the board stopped answering" in d.judgements[lost.id].message
+    nothing = judge.decide(state({}, crit("quiet"), more=False))
+    assert "the workload produced no value for it" in nothing.judgements[crit("quiet").id].message
+
+
+def test_the_samples_aggregate_into_the_judged_value_and_the_state_is_left_as_the_runs_left_it() -> None:
+    up, match = crit("up"), crit("clock", direction="match")
+    m = Measurements(unavailable={up.id: "`stream` is not on the board"}, missing={up.id: "run 1: lost"})
+    samples = {up.id: [95.0, 130.0, 101.0], match.id: [99.0, 100.0, 120.0]}
+    both = state(samples, up, match, more=False, measured=m)
+    median = Judge(Policy.load(), sequential.load(), {}, "median").decide(both)
+    best = Judge(Policy.load(), sequential.load(), {}, "best").decide(both)
+    assert median.measured is not None and best.measured is not None
+    assert median.measured.values == {up.id: 101.0, match.id: 100.0}
+    assert best.measured.values == {up.id: 130.0, match.id: 100.0}  # a matched value is the median even then
+    assert best.judgements[up.id].verdict == WARN  # 30 % better than published
+    assert up.id not in median.measured.missing and up.id not in median.measured.unavailable
+    assert m.values == {} and up.id in m.missing and up.id in m.unavailable
+
+
+def test_a_short_tail_run_on_the_passing_side_is_not_run_again_and_cannot_pass(judge: Judge) -> None:
+    rt = crit("max", direction="lower")
+    short = Measurements(lengths={rt.id: sequential.RunLength(ran=60, guide=3600)})
+    d = judge.decide(state({rt.id: [109.0]}, rt, more=True, measured=short))  # near its 110 threshold
+    assert d.final and d.judgements[rt.id].verdict == sequential.INCONCLUSIVE
+    assert "ran 60 s of the guide's 3600 s (1 h)" in d.judgements[rt.id].message
+    full = Measurements(lengths={rt.id: sequential.RunLength(ran=3600, guide=3600)})
+    assert judge.decide(state({rt.id: [109.0]}, rt, more=True, measured=full)).undecided == [rt.id]
+
+
+def test_noise_and_what_no_number_of_runs_decides(judge: Judge) -> None:
+    narrow, wide = crit("narrow"), crit("wide", spread=60.0)
+    assert judge.noise_of(narrow).sd == pytest.approx(0.05) and judge.noise_of(narrow).source == "guide min/max"
+    assert judge.noise_of(narrow, 4).sd == pytest.approx(0.025)  # each value the mean of 4 runs
+    assert not judge.undecidable(narrow, 3)
+    assert judge.undecidable(wide, 3)  # a 30 % sd against a 10 % tolerance
