@@ -29,17 +29,6 @@ class Settings:
     @classmethod
     def read(cls, var: Vars) -> Settings:
         """Every run variable the gate reads, checked before anything runs (a bad one names itself)."""
-        s = cls(
-            repeat=runvars.whole("REPEAT", var("REPEAT"), 3),
-            aggregate=runvars.choice("AGGREGATE", var("AGGREGATE"), "median", ("best", "median")),
-            inconclusive=runvars.choice("INCONCLUSIVE", var("INCONCLUSIVE"), "fail", ("fail", "pass")),
-        )
-        s.noise = sequential.load()
-        s.on_missing_tool = runvars.choice("ON_MISSING_TOOL", var("ON_MISSING_TOOL"), "fail", ("fail", "skip"))
-        runvars.whole("BOOT_CYCLES", var("BOOT_CYCLES"), runvars.BOOT_CYCLES)
-        runvars.positive("DURATION", var("DURATION"), "a positive number of seconds")
-        speed = var("SIM_SPEED")
-        if str(speed).strip().lower() != "auto":  # the simulated board's own default, said as a word
-            runvars.positive("SIM_SPEED", speed, "auto or a positive factor (how much faster than real time)")
-        runvars.integer("SIM_SEED", var("SIM_SEED"))
-        return s
+        checked = runvars.read(var)  # the one check of every run variable (robot --dryrun uses it too)
+        return cls(repeat=checked.repeat, aggregate=checked.aggregate, inconclusive=checked.inconclusive,
+                   on_missing_tool=checked.on_missing_tool, noise=sequential.load())  # fmt: skip
