@@ -10,6 +10,7 @@ comparison.html shows); the raw job definitions and logs are kept in ${RUN_DIR}/
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,24 +34,16 @@ def _var(name: str, default: object = None) -> object:
         return default
 
 
-def selected_suites() -> list[str]:
-    """The gate suites (file stems) this robot run selected, from the running top suite."""
-    from robot.running.context import EXECUTION_CONTEXTS
-
-    top = EXECUTION_CONTEXTS.top
-    suite = getattr(top, "suite", None)
-    out: list[str] = []
-
-    def walk(s: object) -> None:
-        source = getattr(s, "source", None)
-        if source and Path(str(source)).is_file() and Path(str(source)).stem != "__init__":
-            out.append(Path(str(source)).stem)
-        for child in getattr(s, "suites", []):
-            walk(child)
-
-    if suite is not None:
-        walk(suite)
-    return out
+def selected_suites(run_dir: Path, criteria_dir: Path) -> list[str]:
+    """The gate suites this robot run selected: run.json's `suites` (the gate writes it when it opens the run),
+    else every suite the run has criteria for."""
+    try:
+        suites = json.loads((run_dir / "run.json").read_text(encoding="utf-8")).get("suites")
+    except (OSError, ValueError, AttributeError):
+        suites = None
+    if isinstance(suites, list) and suites:
+        return [str(s) for s in suites]
+    return sorted(p.stem for p in criteria_dir.glob("*.csv"))
 
 
 class LavaBoard:
@@ -75,15 +68,15 @@ class LavaBoard:
             self.error = str(e)
             logger.error(f"perfgate: {e}")
             raise AssertionError(f"bring-up failed: {e}") from None
-        self.say(f"LAVA {version} at {self.settings.web}: device type {self.settings.device_type}, "
-                 f"{OWNS_BOARD.split(':')[0]}; at most {self.settings.max_jobs} jobs")  # fmt: skip
+        self.say(f"LAVA {version} at {self.settings.web}: device type {self.settings.device_type}; LAVA boots the "
+                 f"board in each job; at most {self.settings.max_jobs} jobs (lava.max_jobs)")  # fmt: skip
         self.session = Session(self.settings, client, board=self.board, say=self.say, log_dir=run_dir / "lava",
                                metadata={"perfgate.board": self.board, "perfgate.run": run_dir.name})  # fmt: skip
         self.session.on_job = self._record
-        suites = selected_suites()
         lab = dict(self.lab.data)  # type: ignore[attr-defined]
         lab["name"] = self.lab.name  # type: ignore[attr-defined]
         criteria_dir = Path(str(_var("CRITERIA_DIR") or run_dir / "criteria"))
+        suites = selected_suites(run_dir, criteria_dir)
         planned, notes = lava_plan.planned(suites, criteria_dir, self.profile, lab)
         for note in notes:
             logger.info(f"LAVA plan: {note}")
@@ -119,7 +112,13 @@ class LavaBoard:
         return host_address_towards(self.settings.server) if address == "host" else address
 
     def board_address(self) -> str:
-        raise AssertionError("the board's address: LAVA gives the gate none (its commands run inside LAVA jobs)")
+        """The board's address as the tester sees it: the lab's `ssh.address` when it names one (a LAVA lab gives
+        the gate no console to learn it from)."""
+        ssh = self.lab.data.get("ssh")  # type: ignore[attr-defined]
+        address = str(ssh.get("address") or "") if isinstance(ssh, dict) else ""
+        if address and address != "discover":
+            return address
+        raise AssertionError("the board's address: LAVA gives the gate none; name it in the lab's ssh.address")
 
     def _job_of(self, command: str) -> str:
         assert self.session is not None

@@ -16,6 +16,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 from perfgate import paths
 from perfgate.model import Criterion
@@ -130,11 +131,11 @@ class FioStorage(Workload):
                 "nothing is written to a medium the lab does not name")  # fmt: skip
 
     def runtime(self, ctx_lab: dict, conf: dict, ctx: Context | None = None) -> int:
-        if ctx is not None:
-            return duration(ctx, {"duration": conf.get("runtime")})
-        kind = str((ctx_lab or {}).get("kind") or "hardware")
-        by_kind = conf.get("runtime") or {}
-        return int(by_kind.get(kind, by_kind.get("hardware", 60)) if isinstance(by_kind, dict) else by_kind)
+        """Seconds per fio job: -v DURATION, the lab's `duration`, then the settings by lab kind. The plan (no
+        context) reads the same, so that the commands it foresees are the ones measure() runs (a LAVA lab runs the
+        planned commands ahead)."""
+        return duration(ctx if ctx is not None else SimpleNamespace(lab=ctx_lab, duration=None),  # type: ignore[arg-type]
+                        {"duration": conf.get("runtime")})  # fmt: skip
 
     def command(self, job: Job, conf: dict, path: str, runtime: int) -> tuple[str, str]:
         """(command, where) of one job."""
