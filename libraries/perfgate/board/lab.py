@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from perfgate import address, paths
-from perfgate.board import lab_labgrid
+from perfgate.board import lab_labgrid, lab_labgrid_env
 from perfgate.board.timeouts import TIMEOUTS
 from perfgate.datafile import load_mapping, merge
 from perfgate.errors import DataError
@@ -26,12 +26,12 @@ from perfgate.lava import settings as lava_settings
 from perfgate.squad import target as squad_target
 
 DEFAULT_LAB = "sim"
-KINDS = ("sim", "qemu", "hardware", "labgrid", "lava")
-HARDWARE_KINDS = ("hardware", "labgrid", "lava")  # kinds that may be real boards
+KINDS = ("sim", "qemu", "hardware", "labgrid", "labgrid-env", "lava")
+HARDWARE_KINDS = ("hardware", "labgrid", "labgrid-env", "lava")  # kinds that may be real boards
 LAB_KEYS = {
     "name", "kind", "virtual", "description", "serial", "power", "login", "ssh", "tester", "has", "storage",
     "power_meter", "boards", "start", "start_options", "ready_timeout", "stop", "min_timeout", "timeouts",
-    "manual_timeout", "qemu", "image", "labgrid", "lava", "workloads", "duration",
+    "manual_timeout", "qemu", "image", "labgrid", "labgrid_env", "lava", "workloads", "duration",
     "squad",
 }  # fmt: skip
 SECONDS_KEYS = ("ready_timeout", "min_timeout", "manual_timeout", "duration")  # a positive number of seconds each
@@ -189,6 +189,7 @@ def validate(lab: Lab) -> None:
     if d["kind"] not in HARDWARE_KINDS and not d["virtual"]:
         raise lab.error(f"a {d['kind']} lab is virtual: it must never be reported as hardware", "virtual")
     lab_labgrid.validate(lab)  # kind: labgrid (the place gives the console and the power)
+    lab_labgrid_env.validate(lab)  # kind: labgrid-env (the user's labgrid environment file's target does)
     lava_settings.validate(lab)  # kind: lava (LAVA owns the board: its jobs deploy, boot and run the commands)
     start = d.get("start")
     if start is not None and not isinstance(start, (str, list)):
