@@ -6,10 +6,11 @@ What counts as an edge `a -> b` (a imports b):
   `if TYPE_CHECKING:` (a type-only circle still ties the two modules: neither can be read or moved alone);
 - `from pkg import name` is an edge to the submodule `pkg.name` when that is a module, else to `pkg`; relative
   imports are resolved; `importlib.import_module("perfgate.x")` with a literal name counts too.
-What does not: `import_module(f"perfgate.workloads.{suite}")`, a name computed at run time (a plugin lookup from a
-dispatcher down to one member of a family: the members never import the dispatcher back, which the static edges
-already check), and a package's own `__init__` run implicitly before its submodules (an `__init__` that imports its
-submodules statically is counted through its own import statements).
+What does not: `import_module(f"perfgate.workloads.{suite}")`, a name computed at run time: a registry loading the
+members of its family (perfgate.tools, perfgate.sim.tools, perfgate.sim.workloads, perfgate.sim.programs), whose
+members import at most the registry's own module, never the code that dispatches to them; and a package's own
+`__init__` run implicitly before its submodules (an `__init__` that imports its submodules statically is counted
+through its own import statements).
 """
 
 from __future__ import annotations
