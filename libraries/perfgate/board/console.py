@@ -120,9 +120,13 @@ class Console:
         self.wall0 = time.time()
 
     # -- connection -------------------------------------------------------------------------------
+    def _connect(self) -> serial.SerialBase:
+        """The port (a labgrid target's console driver overrides this: perfgate.board.labgrid_env)."""
+        return serial.serial_for_url(self.port, baudrate=self.baud, timeout=0.05)
+
     def open(self) -> None:
         try:
-            self._serial = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0.05)
+            self._serial = self._connect()
         except (serial.SerialException, OSError, ValueError) as e:
             raise ConsoleLost(f"cannot open the serial console {self.port}: {e}") from None
         if self.transcript_path:
