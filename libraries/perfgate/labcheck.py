@@ -101,14 +101,10 @@ def _check_host(lab: labs.Lab, report: Report, resolve_hosts: bool) -> None:
         folder = Path(known).expanduser().parent
         if not folder.is_dir():
             report.problems.append(lab.error(f"its folder {str(folder)!r} does not exist", "ssh", "known_hosts"))
-    env_file = (d.get("labgrid_env") or {}).get("file") if isinstance(d.get("labgrid_env"), dict) else None
-    if isinstance(env_file, str) and not _relative(lab, env_file).is_file():
-        report.problems.append(lab.error(f"no such file {env_file!r}", "labgrid_env", "file"))
+    if d["kind"] == "labgrid-env":  # the environment file, its target and its serial devices, nothing activated
+        from perfgate.board import labgrid_env
 
-
-def _relative(lab: labs.Lab, name: str) -> Path:
-    p = Path(name).expanduser()
-    return p if p.is_absolute() else lab.path.parent / p
+        report.problems += labgrid_env.check(lab)
 
 
 def _program(command: object) -> str | None:

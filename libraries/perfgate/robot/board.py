@@ -68,6 +68,7 @@ class Board:
         self._read_pos: int | None = None  # where `Read Board Console Until` reads on from
         self.lease = None  # a labgrid place (perfgate.farm.lease.Lease) when the lab is `kind: labgrid`
         self.lava: LavaBoard | None = None  # `kind: lava`: LAVA owns the board; commands run in its jobs
+        self.labgrid_env = None  # `kind: labgrid-env`: the target of the user's labgrid environment file
 
     # ------------------------------------------------------------------------------------------ lab
     @keyword
@@ -149,13 +150,23 @@ class Board:
             raise AssertionError(str(e)) from None
         if self.launcher and self.launcher.state.get("serial"):
             serial["port"] = str(self.launcher.state["serial"])
-        if self.lease:  # the place's NetworkSerialPort, at the port its exporter's ser2net listens on
+        if self.lab.kind == "labgrid-env":  # the target's own console and power drivers, activated here
+            from perfgate.board.labgrid_env import LabgridEnv
+
+            try:
+                self.labgrid_env = LabgridEnv.from_lab(self.lab)
+            except PerfgateError as e:
+                raise AssertionError(str(e)) from None
+            self.console = self.labgrid_env.console(int(serial.get("baud", 115200)), self.transcript)
+        elif self.lease:  # the place's NetworkSerialPort, at the port its exporter's ser2net listens on
             host, port, rfc2217 = self.lease.place.console_address()
             self.console = Console.from_host_port(host, port, self.lease.place.baud(), self.transcript, rfc2217)
         else:
             self.console = Console(serial["port"], int(serial.get("baud", 115200)), self.transcript)
         self.console.open()
         power = self.lease.power() if self.lease and self.lease.has_power else None  # labgrid's power driver
+        if self.labgrid_env is not None:
+            power = self.labgrid_env.power()  # None: the target has no power driver, the lab's `power` then
         self.board = Strategy(self.name, self.profile, self.lab, self.console, context, log=self._say, speed=speed,
                               power=power, ssh_library=ssh_library())  # fmt: skip
         if speed != 1:
@@ -214,6 +225,9 @@ class Board:
         if self.console:
             self.console.close()
         self._give_place_back()
+        if self.labgrid_env is not None:
+            self.labgrid_env.close()
+            self.labgrid_env = None
         if self.launcher:
             status = self.launcher.stop()
             logger.info(f"stopped the {self.lab.name if self.lab else ''} board (exit status {status})")
