@@ -8,7 +8,7 @@ from pathlib import Path
 
 from perfgate import paths
 from perfgate.errors import PerfgateError
-from perfgate.guides import importer, report
+from perfgate.guides import importer, newboards, report
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,8 +30,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"perfgate import: {e}", file=sys.stderr)
     files = importer.render_files(imports)
     total = sum(len(gi.criteria) for gi in imports)
+    generated = {nb.board: nb for gi in imports for nb in gi.generated}
     if args.check:
         diffs = importer.differences(files, [gi.name for gi in imports])
+        for nb in generated.values():
+            p = paths.boards() / f"{nb.board}.yaml"
+            if not p.exists():
+                diffs.append(f"missing: {p} (the generated profile of a new board)")
         for d in diffs:
             print(f"perfgate import --check: {d}", file=sys.stderr)
         if diffs:
@@ -41,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{len(files)} threshold files ({total} criteria) match the guides")
         return 1 if diffs or errors else 0
-    written = importer.write_files(imports)
+    written = [p for nb in generated.values() if (p := newboards.write(nb, paths.boards()))]
+    for p in written:
+        print(f"new board: {p.stem}: generated profile {p}")
+    written += importer.write_files(imports)
     print(f"{total} criteria in {len(files)} threshold files; {len(written)} written or removed")
     return 1 if errors else 0

@@ -14,7 +14,7 @@ from pathlib import Path
 from perfgate import boards, criteria, paths
 from perfgate.directions import Directions
 from perfgate.errors import DataError, PerfgateError
-from perfgate.guides import rst
+from perfgate.guides import newboards, rst
 from perfgate.guides.build import Builder, TableResult, Value
 from perfgate.guides.sections import Sections
 from perfgate.guides.units import Units
@@ -33,6 +33,9 @@ class GuideImport:
     errors: list[PerfgateError] = field(default_factory=list)
     modules: dict[str, str | None] = field(default_factory=dict)  # Evaluation Modules name -> board (None: unknown)
     warnings: list[str] = field(default_factory=list)
+    descriptions: dict[str, str] = field(default_factory=dict)  # Evaluation Modules name -> its description
+    new_boards: dict[str, str] = field(default_factory=dict)  # Evaluation Modules name -> board id with no profile
+    generated: list[newboards.NewBoard] = field(default_factory=list)  # their generated profiles (after run())
 
     @property
     def name(self) -> str:
@@ -63,6 +66,7 @@ def guide_release(path: Path, stated: str | None, title: str | None) -> str:
 class Importer:
     def __init__(self, variables: Path | None = None) -> None:
         v = variables or paths.variables()
+        self.boards_dir = v / "boards"
         self.sections = Sections(v / "sections.yaml")
         self.units = Units(v / "units.yaml")
         self.directions = Directions(v / "directions.yaml")
@@ -81,7 +85,14 @@ class Importer:
             raise PerfgateError(f"cannot read guide: {e.strerror}", path) from None
         guide = rst.read(text)
         result = GuideImport(path, guide_release(path, guide.release, guide.title))
-        result.modules = self._modules(guide.tables)
+        result.modules, result.descriptions = self._modules(guide.tables)
+        for name, board in list(result.modules.items()):
+            if board is None:  # a board no profile lists: its id the way TI names boards, its profile generated
+                try:
+                    result.new_boards[name] = result.modules[name] = newboards.board_id(name)[0]
+                except DataError:
+                    continue
+        self.builder.known_boards |= set(result.new_boards.values())
         self.builder.guide = path.name
         self.builder.modules = sorted({b for b in result.modules.values() if b})
         known = self.builder.guide_boards(guide.tables)
@@ -95,9 +106,11 @@ class Importer:
         self._warn_foreign_boards(result)
         return result
 
-    def _modules(self, tables) -> dict[str, str | None]:
-        """The guide's Evaluation Modules table: each name and the board whose profile lists it (`evm:`)."""
+    def _modules(self, tables) -> tuple[dict[str, str | None], dict[str, str]]:
+        """The guide's Evaluation Modules table: each name and the board whose profile lists it (`evm:`), and each
+        name's description."""
         out: dict[str, str | None] = {}
+        descriptions: dict[str, str] = {}
         for t in tables:
             if (t.title or (t.sections[-1] if t.sections else "")).strip().lower() != "evaluation modules":
                 continue
@@ -105,12 +118,16 @@ class Importer:
                 name = " ".join(row.cells[0].split()) if row.cells else ""
                 if name:
                     out[name] = self.module_names.get(name.lower())
-        return out
+                    descriptions[name] = " ".join(row.cells[1].split()) if len(row.cells) > 1 else ""
+        return out, descriptions
 
     def _warn_foreign_boards(self, gi: GuideImport) -> None:
         """A guide that publishes rows for a board not among its own Evaluation Modules (TI's copy-paste: the
         AM65x RT guide's `am43xx-gpevm` rows) is imported as printed, with a warning in the report."""
         unknown = [name for name, board in gi.modules.items() if board is None]
+        for name, board in gi.new_boards.items():
+            gi.warnings.append(f"Evaluation Module {name!r} matches no board profile: new board {board} "
+                               f"(its profile is generated: variables/boards/{board}.yaml)")  # fmt: skip
         for name in unknown:
             gi.warnings.append(f"Evaluation Module {name!r} matches no board profile (`evm:` in variables/boards/)")
         if not gi.modules:
@@ -171,7 +188,21 @@ class Importer:
                     source=source,
                 )
             )
+        self._generate(imports)
         return imports
+
+    def _generate(self, imports: list[GuideImport]) -> None:
+        """One generated profile per new board, from every guide that names it (the peripherals of all their
+        suites; the first guide and description)."""
+        made: dict[str, newboards.NewBoard] = {}
+        for gi in imports:
+            for name, board in gi.new_boards.items():
+                if board not in made:
+                    named = [g for g in imports if board in g.new_boards.values()]
+                    suites = {c.suite for g in named for c in g.criteria if c.board == board}
+                    description = next((g.descriptions.get(name, "") for g in named if g.descriptions.get(name)), "")
+                    made[board] = newboards.make(name, description, gi.name, suites, self.boards_dir)
+                gi.generated.append(made[board])
 
 
 def _release_from_name(name: str) -> str | None:

@@ -23,6 +23,9 @@ def render(gi: GuideImport) -> str:
         lines.append(
             f"  read     {gi.name}:{tr.table.line} {tr.table.kind} '{tr.title}' -> {tr.suite}: {len(tr.values)}"
         )
+    for nb in gi.generated:
+        lines.append(f"  NEW      {gi.name}: board {nb.board} from Evaluation Module {nb.module!r}, profile generated; "
+                     f"assumed: {'; '.join(nb.assumed)}")  # fmt: skip
     for w in gi.warnings:
         lines.append(f"  WARNING  {gi.name}: {w}")
     for tr in gi.results:
