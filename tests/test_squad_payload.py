@@ -184,14 +184,15 @@ def test_the_form_is_multipart_with_one_part_per_file() -> None:
 
 @pytest.mark.slow
 def test_a_bad_squad_option_stops_the_run_before_anything_is_measured(tmp_path: Path) -> None:
-    """A real robot run on the simulated board: `-v SQUAD:` neither a project URL, `lab` nor `off` fails every test
-    with the variable's error when the lab loads; no board is started, nothing is measured or published."""
+    """A real robot run on the simulated board: `-v SQUAD:` neither a project URL, `lab` nor `off` stops the run with
+    the variable's error on the console (the run variables' check) before any board is started: nothing is measured
+    or published."""
     import subprocess
     import sys
 
     from robot.api import ExecutionResult
 
-    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--console", "none",
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--console", "dotted",
             "-v", f"BOARD:{BOARD}", "-v", "SQUAD:squad.example.org/ti-sdk", "--suite", "dhrystone",
             str(paths.root() / "suites")]  # fmt: skip
     env = {**os.environ, "PERFGATE_RESULTS": str(tmp_path / "results"), "PERFGATE_NO_COLLECT": "1",
@@ -201,5 +202,18 @@ def test_a_bad_squad_option_stops_the_run_before_anything_is_measured(tmp_path: 
     result = ExecutionResult(str(tmp_path / "out" / "output.xml"))
     tests = list(result.suite.all_tests)
     assert tests and all(t.status == "FAIL" for t in tests)
-    assert all("variable SQUAD: must be `lab`, `off` or a SQUAD project's URL" in t.message for t in tests)
+    assert "variable SQUAD: must be `lab`, `off` or a SQUAD project's URL" in proc.stdout + proc.stderr
     assert not list((tmp_path / "results").glob("**/metrics.json"))
+
+
+def test_the_run_variables_check_reads_the_squad_option() -> None:
+    """runvars.read (Open Run and `robot --dryrun`) refuses a SQUAD value that is no project URL, lab or off."""
+    from perfgate import runvars
+
+    def get(value: str):
+        return lambda name: value if name == "SQUAD" else None
+
+    for ok in ("lab", "off", "OFF", "https://squad.example.org/g/p/", ""):
+        runvars.read(get(ok))
+    with pytest.raises(DataError, match=r"variable SQUAD: must be `lab`, `off` or a SQUAD project's URL"):
+        runvars.read(get("squad.example.org/g/p"))

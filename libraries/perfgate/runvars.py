@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from perfgate.errors import DataError
+from perfgate.squad import target as squad_target
 
 
 class VariableError(DataError):
@@ -156,6 +157,9 @@ def read(get: Callable[[str], object]) -> RunVars:
             ok = False
         if not ok:
             raise _bad("SIM_SPREAD", spread, "a relative spread from 0 up to 10 (1 = each guide's own min/max)")
+    squad = get("SQUAD")  # `lab` needs the lab: the board library checks it when the lab loads
+    if not unset(squad) and str(squad).strip().lower() not in ("lab", *squad_target.OFF_WORDS):
+        squad_target.from_project_url(str(squad))
     return RunVars(
         repeat=whole("REPEAT", get("REPEAT"), 3),
         aggregate=choice("AGGREGATE", get("AGGREGATE"), "median", ("best", "median")),
