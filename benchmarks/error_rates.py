@@ -1,163 +1,254 @@
-"""Benchmark: the gate's own error rates under the sequential verdict (perfgate.sequential), for one board's full
-set of published criteria, with the simulated board's noise model (perfgate.sim.spread and perfgate.sim.values, the
-guides' own min/max where they print them; SIM_SPREAD as given, 1 = uncapped).
+"""Benchmark: the gate's own error rates and lab time under its verdict (perfgate.sequential, perfgate.pooling,
+perfgate.suite_decision, perfgate.budget), for whole boards, in process, with the simulated board's noise model
+(perfgate.sim.spread and perfgate.sim.values: the guides' own min/max where they print one that is not an artefact,
+else the class spread, capped by SIM_SPREAD).
 
-Each "gate run" measures every suite once and repeats a suite only while one of its criteria is undecided, up to
-REPEAT runs (a maximum); the verdict is the median's. Reported:
-- false FAIL: undegraded gate runs with any criterion failed (and, apart, with any left inconclusive);
-- detection per metric class: a 15 % regression injected into one random criterion of the class, 20 times;
-- workload runs against a fixed REPEAT:3.
+Each "gate run" measures every command of every suite once, then runs again only the commands of criteria still
+undecided, within each command's most runs and the suite's rerun budget (variables/budget.yaml); criteria are grouped
+into commands by their workload's plan, as the gate runs them. Reported, per board:
+- the gate's verdict rates: a run fails the gate when any criterion fails or stays inconclusive;
+- false FAILs (a criterion failed on a healthy board), inconclusive and `limited` criteria per run;
+- detection: a 15 % regression injected into one random criterion whose tolerance is below 15 %: how often the gate
+  fails, and how often that criterion reads FAIL (not inconclusive);
+- lab time: planned hardware seconds of every command run, against one pass of every command and against the
+  previous rule's whole-suite reruns (3 passes of a suite with anything undecided, as the previous release did).
 
-What this does not cover: the values are drawn with the sim's model in-process, not printed by the sim's tools and
-read back by the parsers over SSH (a full robot gate run per sample would take hours on this machine).
+What this does not cover: the values are drawn in process, not printed by the sim's tools and read back by the
+parsers over SSH: benchmarks/error_rates_robot.py does that, a robot run per sample.
 
-    python benchmarks/error_rates.py [--board am62xx_sk] [--runs 20] [--repeat 3] [--spread 1] [--seed 1]
-                                     [--boot-cycles 3]
+    python benchmarks/error_rates.py [--board am62xx_sk --board am64xx_evm] [--runs 20] [--degraded 20]
+                                     [--spread 0.02|1] [--seed 1] [--boot-cycles 3] [--repeat N]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from importlib import import_module
 
-from perfgate import criteria, sequential
+from perfgate import artefacts, boards, budget, criteria, sequential
 from perfgate.model import Criterion
 from perfgate.sim import spread as sim_spread
 from perfgate.sim import values
+from perfgate.suite_decision import Command, SuiteSequence
 from perfgate.tolerance import Policy
 
 REGRESSION = 15.0  # percent
 
 
-def run_suite(crits: list[Criterion], truth: dict[str, Criterion], ctx: dict, rng: random.Random) -> tuple[dict, int]:
-    """One suite measured sequentially: the final decision per criterion and the workload runs it took."""
+@dataclass
+class Board:
+    name: str
+    release: str
+    crits: list[Criterion]
+    suites: dict[str, list[Criterion]]
+    commands: dict[str, list[Command]]
+    priors: dict
+    tols: dict
+    averaged: dict[str, int] = field(default_factory=dict)
+
+
+def commands_of(suite: str, crits: list[Criterion], profile: dict, plan_budget: budget.Budget) -> list[Command]:
+    """The suite's commands as its workload plans them (a workload that plans while it measures: one command)."""
+    ids = [c.id for c in crits]
+    try:
+        runs = import_module(f"perfgate.workloads.{suite}").WORKLOAD.plan(crits, profile, {})
+    except Exception:  # no workload, or one that builds its commands as it measures
+        runs = []
+    out: list[Command] = []
+    covered: set[str] = set()
+    for r in runs:
+        rid = tuple(dict.fromkeys(cid for group in r.keys.values() for cid in group if cid not in covered))
+        if rid:
+            out.append(Command(r.command, plan_budget.planned(suite, r.tool), rid))
+            covered |= set(rid)
+    rest = tuple(cid for cid in ids if cid not in covered)
+    if rest:
+        out.append(Command(suite, plan_budget.planned(suite), rest))
+    return out
+
+
+def load_board(name: str, model: sequential.NoiseModel, plan_budget: budget.Budget, boot_cycles: int) -> Board:
+    sel = criteria.select(name, None)
+    crits = list(sel.criteria)
+    arte = artefacts.find(crits)
+    policy = Policy.load()
+    profile = boards.profile(name)
+    suites: dict[str, list[Criterion]] = defaultdict(list)
+    for c in crits:
+        suites[c.suite].append(c)
+    averaged = {c.id: boot_cycles for c in crits if c.suite == "boot_time"}
+    return Board(
+        name, sel.label, crits, dict(suites),
+        {s: commands_of(s, cs, profile, plan_budget) for s, cs in suites.items()},
+        {c.id: model.prior(c, None, arte.get(c.id, ""), averaged.get(c.id, 1)) for c in crits},
+        {c.id: policy.for_criterion(c) for c in crits}, averaged,
+    )  # fmt: skip
+
+
+def draw(c: Criterion, truth: Criterion, spread: sim_spread.Spread, rng: random.Random, k: int) -> float:
+    sd = spread.of(c)
+    return sum(values.draw(truth.value, c.direction, rng, sd) for _ in range(k)) / k
+
+
+def gate_run(b: Board, model: sequential.NoiseModel, plan_budget: budget.Budget, spread: sim_spread.Spread,
+             rng: random.Random, truth: dict[str, Criterion]) -> dict:  # fmt: skip
+    out = {"final": {}, "seconds": 0.0, "one_pass": 0.0, "old_seconds": 0.0, "runs": 0}
+    for suite, crits in b.suites.items():
+        seq = SuiteSequence({c.id: c for c in crits}, {c.id: b.priors[c.id] for c in crits},
+                            {c.id: b.tols[c.id] for c in crits}, model, len(b.crits), b.commands[suite],
+                            plan_budget)  # fmt: skip
+        one = sum(cmd.seconds for cmd in b.commands[suite])
+        by_id = {c.id: c for c in crits}
+        ids = list(by_id)
+        first = True
+        while ids:
+            seq.add({cid: draw(by_id[cid], truth.get(cid, by_id[cid]), spread, rng, b.averaged.get(cid, 1))
+                     for cid in ids})  # fmt: skip
+            out["runs"] += 1 if first else 0
+            first = False
+            ids = seq.step()
+        out["seconds"] += one + seq.spent
+        out["one_pass"] += one
+        out["runs"] += seq.reruns
+        out["final"].update(seq.final)
+        old_runs, _, old_undecided = previous_rule(b, suite, truth, spread, rng)
+        out["old_seconds"] += one * old_runs
+        out["old_undecided"] = out.get("old_undecided", 0) + old_undecided
+    return out
+
+
+def previous_rule(b: Board, suite: str, truth: dict[str, Criterion], spread: sim_spread.Spread,
+                  rng: random.Random) -> tuple[int, int, int]:  # fmt: skip
+    """The previous release's rule, for comparison: each criterion alone, its noise the guide's min/max (artefacts
+    included) else its class, the median against the threshold in standard errors (2 to pass, 3 to fail), the whole
+    suite run again while any of its criteria is undecided, up to REPEAT 3. Returns (suite runs, fails, undecided)."""
+    crits = b.suites[suite]
     samples: dict[str, list[float]] = defaultdict(list)
-    runs = 0
-    while True:
-        runs += 1
+    for runs in range(1, 4):
         for c in crits:
-            t = truth.get(c.id, c)
-            k = ctx["averaged"].get(c.id, 1)  # boot time: the mean of BOOT_CYCLES boots, each drawn apart
-            draws = [values.draw(t.value, c.direction, rng, ctx["spread"].of(c)) for _ in range(k)]
-            samples[c.id].append(sum(draws) / k)
-        last = runs >= ctx["repeat"]
-        z, z_fail = ctx["z"], ctx["z_fail"]
-        out = {c.id: sequential.decide(c, samples[c.id], ctx["tol"][c.id], ctx["noise"][c.id], z, last, z_fail)
-               for c in crits}  # fmt: skip
-        if not sequential.undecided(out):
-            return out, runs
+            samples[c.id].append(draw(c, truth.get(c.id, c), spread, rng, b.averaged.get(c.id, 1)))
+        zs = {}
+        for c in crits:
+            g = sequential.from_guide(c)
+            sd = g if g is not None else b.priors[c.id].fallback
+            sd = sd / (b.averaged.get(c.id, 1) ** 0.5 if g is not None else 1)
+            v = sorted(samples[c.id])[len(samples[c.id]) // 2]
+            thr = sequential.threshold(c, b.tols[c.id])
+            if c.direction == "match" or thr <= 0 or v <= 0:
+                zs[c.id] = 99.0
+                continue
+            m = math.log(v / thr) if c.direction == "higher" else math.log(thr / v)
+            se = sd * (math.sqrt(math.pi / 2) if runs > 2 else 1) / math.sqrt(runs)
+            zs[c.id] = m / se if se > 0 else 99.0
+        undecided = [cid for cid, z in zs.items() if -3 < z < 2]
+        if not undecided or runs == 3:
+            return runs, sum(z <= -3 for z in zs.values()), len(undecided)
+    return 3, 0, 0
+
+
+def verdicts(final: dict) -> Counter:
+    n: Counter = Counter()
+    for f in final.values():
+        n[f.decision.verdict] += 1
+        if f.limited is not None:
+            n["limited"] += 1
+    return n
+
+
+def report_board(b: Board, args: argparse.Namespace, model: sequential.NoiseModel, plan_budget: budget.Budget,
+                 spread: sim_spread.Spread, rng: random.Random) -> bool:  # fmt: skip
+    print(f"\n== {b.name} {b.release}: {len(b.crits)} criteria in {len(b.suites)} suites, "
+          f"{sum(len(v) for v in b.commands.values())} commands; SIM_SPREAD {args.spread:g}; "
+          f"{sum(1 for p in b.priors.values() if p.artefact)} artefact spreads not used")  # fmt: skip
+    passed = 0
+    fails: Counter = Counter()
+    undecided: Counter = Counter()
+    limited: Counter = Counter()
+    seconds = one = old = 0.0
+    old_passed = 0
+    for _ in range(args.runs):
+        r = gate_run(b, model, plan_budget, spread, rng, {})
+        v = verdicts(r["final"])
+        passed += v[sequential.FAIL] == 0 and v[sequential.INCONCLUSIVE] == 0
+        for cid, f in r["final"].items():
+            if f.decision.verdict == sequential.FAIL:
+                fails[cid] += 1
+            elif f.decision.verdict == sequential.INCONCLUSIVE:
+                undecided[cid] += 1
+            if f.limited is not None:
+                limited[cid] += 1
+        seconds, one, old = seconds + r["seconds"], one + r["one_pass"], old + r["old_seconds"]
+        old_passed += r.get("old_undecided", 0) == 0
+    n = max(args.runs, 1)
+    print(f"healthy: the gate passes {passed}/{args.runs}; false FAIL in {sum(1 for _ in fails)} criteria, "
+          f"{sum(fails.values())} times; inconclusive {sum(undecided.values()) / n:.2f} per run; limited "
+          f"{sum(limited.values()) / n:.1f} per run")  # fmt: skip
+    for cid, k in fails.most_common(5):
+        print(f"  false FAIL {k}x {cid}")
+    for cid, k in undecided.most_common(8):
+        print(f"  inconclusive {k}x {cid}")
+    print(f"lab time per gate (planned hardware time): {seconds / n / 3600:.2f} h; one pass of every command "
+          f"{one / n / 3600:.2f} h (ratio {seconds / max(one, 1):.2f}); the previous rule (whole suites rerun, "
+          f"REPEAT 3) {old / n / 3600:.2f} h, its gate undecided-free in {old_passed}/{args.runs}")  # fmt: skip
+    if args.degraded:
+        candidates = [c for c in b.crits if b.tols[c.id].relative < REGRESSION / 100 and c.direction != "match"
+                      and b.tols[c.id].absolute < abs(c.value) * 0.05]  # fmt: skip
+        gate_fails = reads_fail = 0
+        missed: list[str] = []
+        for _ in range(args.degraded):
+            target = rng.choice(candidates)
+            truth = {target.id: values.degrade(target, REGRESSION)}
+            r = gate_run(b, model, plan_budget, spread, rng, truth)
+            v = verdicts(r["final"])
+            gate_fails += v[sequential.FAIL] > 0 or v[sequential.INCONCLUSIVE] > 0
+            got = r["final"][target.id].decision.verdict
+            reads_fail += got == sequential.FAIL
+            if got != sequential.FAIL:
+                missed.append(f"{target.id}: {got}")
+        print(f"a {REGRESSION:g}% regression in one of {len(candidates)} criteria with a tolerance under "
+              f"{REGRESSION:g}%: the gate fails {gate_fails}/{args.degraded}, the criterion reads FAIL "
+              f"{reads_fail}/{args.degraded}")  # fmt: skip
+        for m in missed[:6]:
+            print(f"  not FAIL: {m}")
+    return passed > 0 or args.runs == 0
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--board", default="am62xx_sk")
-    ap.add_argument("--runs", type=int, default=20)
-    ap.add_argument("--repeat", type=int, default=3, help="REPEAT: the most runs of a workload (default 3)")
-    ap.add_argument("--spread", type=float, default=1.0, help="SIM_SPREAD (default 1: the guides' own spread)")
+    ap.add_argument("--board", action="append", help="a board (repeat it; default am62xx_sk and am64xx_evm)")
+    ap.add_argument("--all-boards", action="store_true", help="every board with criteria")
+    ap.add_argument("--runs", type=int, default=20, help="healthy gate runs per board")
+    ap.add_argument("--degraded", type=int, default=20, help="gate runs with one criterion regressed by 15%%")
+    ap.add_argument("--spread", type=float, default=0.02, help="SIM_SPREAD (0.02: the sim's default; 1: the "
+                    "guides' own spread, artefacts excluded)")  # fmt: skip
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--boot-cycles", type=int, default=3, help="BOOT_CYCLES: boots averaged per boot-time value")
-    ap.add_argument("--z-fail", type=float, help="z_fail (default: variables/noise.yaml's)")
+    ap.add_argument("--repeat", type=int, help="REPEAT: a cap on every command's runs (default: the budget's)")
     args = ap.parse_args()
-    sel = criteria.select(args.board, None)
-    crits = list(sel.criteria)
-    if not crits:
-        print(f"error: {args.board} publishes no criterion: nothing measured", file=sys.stderr)
-        return 1
-    policy = Policy.load()
+    names = [b.strip() for b in (args.board or ["am62xx_sk", "am64xx_evm"])]
+    if args.all_boards:
+        names = [b for b in criteria.boards_with_criteria()] if hasattr(criteria, "boards_with_criteria") else names
     model = sequential.load()
-    ctx = {
-        "spread": sim_spread.load(cap=args.spread),
-        "repeat": args.repeat,
-        "z": model.z,
-        "z_fail": args.z_fail if args.z_fail is not None else model.z_fail,
-        "tol": {c.id: policy.for_criterion(c) for c in crits},
-        "averaged": {c.id: args.boot_cycles for c in crits if c.suite == "boot_time"},
-    }
-    ctx["noise"] = {c.id: sequential.averaged(model.of(c), ctx["averaged"].get(c.id, 1)) for c in crits}
-    suites: dict[str, list[Criterion]] = defaultdict(list)
-    for c in crits:
-        suites[c.suite].append(c)
+    plan_budget = budget.load(repeat=args.repeat)
+    spread = sim_spread.load(cap=args.spread)
     rng = random.Random(args.seed)
-    guided = sum(ctx["noise"][c.id].source.startswith("guide min/max") for c in crits)
-    print(f"board {args.board} release {sel.label}: {len(crits)} criteria in {len(suites)} suites "
-          f"({guided} with the guide's min/max); REPEAT {args.repeat} (max), z {model.z:g}, z_fail {ctx['z_fail']:g}, "
-          f"SIM_SPREAD {args.spread:g}")  # fmt: skip
-
-    # 1. undegraded runs
-    fail_runs = inconclusive_runs = workload_runs = 0
-    fails: dict[str, int] = defaultdict(int)
-    inconclusive: dict[str, int] = defaultdict(int)
-    for _ in range(args.runs):
-        any_fail = any_inc = False
-        for suite_crits in suites.values():
-            out, runs = run_suite(suite_crits, {}, ctx, rng)
-            workload_runs += runs
-            for cid, d in out.items():
-                if d.verdict == sequential.FAIL:
-                    any_fail = True
-                    fails[cid] += 1
-                elif d.verdict == sequential.INCONCLUSIVE:
-                    any_inc = True
-                    inconclusive[cid] += 1
-        fail_runs += any_fail
-        inconclusive_runs += any_inc
-    fixed = 3 * len(suites) * args.runs
-    print(f"\nundegraded: {fail_runs}/{args.runs} runs with a false FAIL ({sum(fails.values())} criteria), "
-          f"{inconclusive_runs}/{args.runs} with an inconclusive criterion "
-          f"({sum(inconclusive.values())} criteria)")  # fmt: skip
-    for cid, n in sorted(fails.items(), key=lambda x: -x[1])[:5]:
-        print(f"  false FAIL {n}x {cid}")
-    for cid, n in sorted(inconclusive.items(), key=lambda x: -x[1])[:5]:
-        print(f"  inconclusive {n}x {cid}")
-    print(f"workload runs: {workload_runs} against {fixed} with a fixed REPEAT:3 "
-          f"({(1 - workload_runs / fixed) * 100:.0f}% fewer)")  # fmt: skip
-
-    # which criteria no number of runs up to REPEAT can decide, even on a board exactly at its published value
-    stuck: dict[str, int] = defaultdict(int)
-    for c in crits:
-        at_value = [c.value] * args.repeat
-        d = sequential.decide(c, at_value, ctx["tol"][c.id], ctx["noise"][c.id], ctx["z"], True, ctx["z_fail"])
-        if d.verdict == sequential.INCONCLUSIVE:
-            stuck[c.suite] += 1
-    print(f"undecidable in {args.repeat} runs even at the published value (the guide's own spread is wider than "
-          f"the tolerance allows): {sum(stuck.values())} criteria: "
-          + ", ".join(f"{s} {n}" for s, n in sorted(stuck.items(), key=lambda x: -x[1])))  # fmt: skip
-
-    # 2. detection of a 15 % regression per metric class
-    classes: dict[str, list[Criterion]] = defaultdict(list)
-    for c in crits:
-        if c.direction != "match" and c.value:
-            classes[model.class_of(c)].append(c)
-    print(f"\n{'class':<14} {'criteria':>8} {'FAIL':>6} {'FAIL|INC':>8}  why a class cannot reach 19/20")
-    for name, members in sorted(classes.items()):
-        caught = flagged = 0
-        cannot: list[str] = []
-        for _ in range(20):
-            target = rng.choice(members)
-            bad = values.degrade(target, REGRESSION)
-            suite_crits = suites[target.suite]
-            out, _runs = run_suite(suite_crits, {target.id: bad}, ctx, rng)
-            d = out[target.id]
-            caught += d.verdict == sequential.FAIL
-            flagged += d.verdict in (sequential.FAIL, sequential.INCONCLUSIVE)
-        tols = sorted({ctx["tol"][c.id].relative for c in members})
-        if min(tols) >= REGRESSION / 100 - 1e-9:
-            cannot.append(f"tolerance {min(tols) * 100:g}%+ is not below the {REGRESSION:g}% regression")
-        slow = 0  # criteria whose published noise needs more than REPEAT runs to FAIL the regression decisively
-        for c in members:
-            t = ctx["tol"][c.id]
-            gap = REGRESSION / 100 * abs(c.value) - max(t.relative * abs(c.value), t.absolute)
-            if gap > 0:
-                sd = ctx["noise"][c.id].sd * abs(c.value) * 1.2533
-                slow += (ctx["z_fail"] * sd / gap) ** 2 > args.repeat
-        if slow:
-            cannot.append(f"{slow} of {len(members)} criteria publish a spread that needs more than {args.repeat} "
-                          f"runs for a decisive FAIL ({ctx['z_fail']:g} standard errors): inconclusive instead, "
-                          f"which fails the gate too")  # fmt: skip
-        print(f"{name:<14} {len(members):>8} {caught:>4}/20 {flagged:>5}/20  {'; '.join(cannot)}")
-    return 0
+    print(f"alpha_pass {model.alpha_pass:g} per criterion, alpha_gate {model.alpha_gate:g} per gate; budget: "
+          f"{plan_budget.min_runs}-{plan_budget.max_runs} runs per command, reruns within "
+          f"{plan_budget.rerun_share:g} x one pass (at least {plan_budget.rerun_floor:g} s) per suite")  # fmt: skip
+    measured = False
+    for name in names:
+        b = load_board(name, model, plan_budget, args.boot_cycles)
+        if not b.crits:
+            print(f"error: {name} publishes no criterion: nothing measured", file=sys.stderr)
+            return 1
+        b_spread = spread.excluding(b.crits)
+        measured |= report_board(b, args, model, plan_budget, b_spread, rng)
+    return 0 if measured else 1
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ of am62xx_sk and the real workloads."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from perfgate import criteria
+from perfgate import budget, criteria
 from perfgate.run import plan
 from perfgate.run.settings import Settings
 
@@ -35,7 +36,10 @@ def test_runs_averaged_over_a_variable_else_one() -> None:
     assert plan.averaged_over("no_such_suite", lambda n, d=None: d) == 1
 
 
-def test_criteria_no_number_of_runs_decides_are_counted_per_selected_suite_and_said_once() -> None:
+def test_criteria_the_budget_cannot_decide_are_counted_per_selected_suite_and_said_once() -> None:
+    """Each selected suite's criteria are asked with the most runs their command may take (stream: one command of
+    30 s in variables/budget.yaml, 4 runs; REPEAT caps it); the warning says how many will be judged against the
+    guide's worst value and how many read inconclusive."""
     crits = criteria.select("am62xx_sk").criteria
     stream = [c for c in crits if c.suite == "stream"]
     lmbench = [c for c in crits if c.suite == "lmbench"]
@@ -46,13 +50,34 @@ def test_criteria_no_number_of_runs_decides_are_counted_per_selected_suite_and_s
         return c.suite == "stream"
 
     var = lambda n, d=None: d  # noqa: E731
-    assert plan.undecidable(stream + lmbench, ["stream"], 5, at, var) == {"stream": len(stream)}
-    assert len(seen) == len(stream) + len(lmbench) and {r for _, r, _ in seen} == {5}
-    assert plan.undecidable(stream + lmbench, ["lmbench"], 5, at, var) == {}
+    settings = Settings(budget=budget.load())
+    assert plan.undecidable(stream + lmbench, ["stream"], settings, {}, {}, at, var) == {"stream": stream}
+    assert {(s, r) for s, r, _ in seen} == {("stream", 4)}
+    seen.clear()
+    capped = Settings(repeat=2, budget=budget.load(repeat=2))
+    assert plan.undecidable(stream + lmbench, ["lmbench"], capped, {}, {}, at, var) == {}
+    assert {r for _, r, _ in seen} == {2}
     assert plan.undecidable_warning({}, 3, "fail") is None
-    text = plan.undecidable_warning({"stream": 2, "rt_latency": 7}, 3, "fail")
-    assert text and "9 criteria cannot be decided in REPEAT:3 runs" in text and "(rt_latency 7, stream 2)" in text
-    assert "and fail the gate" in text and "and fail the gate" not in plan.undecidable_warning({"s": 1}, 3, "pass")
-    best = plan.warnings(stream, [], Settings(aggregate="best"), lambda *a: False, var)
+    loss = replace(stream[0], min=None, max=None)
+    text = plan.undecidable_warning({"stream": stream[:2], "rt_latency": [loss] * 7}, 3, "fail")
+    assert text and "9 criteria cannot be decided at their tolerance within the runs REPEAT:3 allows" in text
+    assert "(rt_latency 7, stream 2)" in text and "2 will be judged against the guide's own worst" in text
+    assert "7 that the guide prints no worst value for will read inconclusive and fail the gate" in text
+    assert "and fail the gate" not in (plan.undecidable_warning({"s": [loss]}, None, "pass") or "")
+    best = plan.warnings(stream, [], Settings(aggregate="best", budget=budget.load()), {}, {}, lambda *a: False, var)
     assert len(best) == 1 and "best" in best[0].lower()
-    assert plan.warnings(stream, [], Settings(), lambda *a: True, var)[0].startswith(f"perfgate: {len(stream)} ")
+    said = plan.warnings(stream, [], Settings(budget=budget.load()), {}, {}, lambda *a: True, var)
+    assert said[0].startswith(f"perfgate: {len(stream)} ") and "variables/budget.yaml" in said[0]
+
+
+def test_commands_group_criteria_as_the_workload_plans_them() -> None:
+    """stream: one command for its four rows; lmbench: a command per benchmark; a workload that plans while it
+    measures (ethernet) is one command of its suite's planned seconds."""
+    crits = criteria.select("am62xx_sk").criteria
+    b = budget.load()
+    stream = plan.commands("stream", [c for c in crits if c.suite == "stream"], {}, {}, b)
+    assert len(stream) == 1 and len(stream[0].ids) == 4 and stream[0].seconds == b.seconds["stream"]
+    lm = plan.commands("lmbench", [c for c in crits if c.suite == "lmbench"], {}, {}, b)
+    assert len(lm) > 20 and sum(len(c.ids) for c in lm) == len([c for c in crits if c.suite == "lmbench"])
+    eth = plan.commands("ethernet", [c for c in crits if c.suite == "ethernet"], {}, {}, b)
+    assert len(eth) == 1 and eth[0].key == "ethernet" and eth[0].seconds == b.suites["ethernet"]

@@ -51,7 +51,7 @@ def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Session, Ju
     s.start("am62xx_sk", "sim", True)
     one = s.suite_criteria("stream")[0]
     criteria.write(s.criteria_dir / "stream.csv", [one])  # one criterion, so that each run is one command
-    return s, Judge(s.policy, s.settings.noise, {}, "median")
+    return s, s.judge()
 
 
 def runner(s: Session, monkeypatch: pytest.MonkeyPatch, workload: Workload) -> Runner:
@@ -74,6 +74,7 @@ def test_a_clear_value_runs_once_and_its_output_is_kept(opened, monkeypatch) -> 
 
 
 def test_a_value_on_its_threshold_runs_again_up_to_repeat(opened, monkeypatch) -> None:
+    """REPEAT:3 caps the runs its budget would give this command (a stream run: 4)."""
     s, judge = opened
     (c,) = s.suite_criteria("stream")
     tol = s.policy.for_criterion(c)

@@ -30,7 +30,8 @@ def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_settings_default_and_a_bad_variable_names_itself() -> None:
     s = Settings.read(lambda name, default=None: default)
-    assert (s.repeat, s.aggregate, s.inconclusive, s.on_missing_tool) == (3, "median", "fail", "fail")
+    assert (s.repeat, s.aggregate, s.inconclusive, s.on_missing_tool) == (None, "median", "fail", "fail")
+    assert s.budget is not None and s.budget.repeat is None  # no REPEAT: the budget decides each command's runs
     assert s.noise is not None
     assert Settings.read(lambda n, d=None: {"REPEAT": "5", "AGGREGATE": "best"}.get(n, d)).repeat == 5
     for name, value in (("REPEAT", "abc"), ("AGGREGATE", "mean"), ("DURATION", "-1"), ("SIM_SPEED", "fast"),

@@ -1,24 +1,33 @@
 """The judge: the decision over one suite's runs, for all its criteria at once.
 
-The runner (perfgate.run.runner) runs a suite's workload, collects each criterion's value per run and asks the judge
-after every run, with the whole suite's state (`SuiteState`): its criteria, the samples per criterion so far, what the
-runs measured or missed (Measurements) and whether another run is allowed. The judge answers (`SuiteDecision`) with
-the criteria another run could still decide, or, when none is left (or no run may follow), the final Judgement of each
-criterion and the Measurements those were read from (each criterion's samples aggregated into one value).
+The runner (perfgate.run.runner) runs a suite's commands, collects each criterion's value per run and asks the judge
+after every round, with the whole suite's state (`SuiteState`): its criteria, the samples per criterion so far, what
+the runs measured or missed (Measurements), its commands (which criteria each one measures, how long it takes) and
+whether another round may follow. The judge answers (`SuiteDecision`) with the criteria whose commands run again, or,
+when none is left, the final Judgement of each criterion and the Measurements those were read from.
 
-Today's rule inside it: each criterion alone, the sequential verdict of perfgate.sequential (the median of its runs
-against the threshold in standard errors of its noise); a tail-latency run shorter than the guide's cannot pass.
+The rule (perfgate.sequential, perfgate.pooling, perfgate.suite_decision): each criterion's noise is the board's own in
+this run, pooled across its suite's rows with the guide's spread as a prior, a Student t with honest degrees of
+freedom; a FAIL is held to the whole gate's error rate and to the guide's own spread; a decision once reached is final;
+only the commands of criteria still undecided run again, within their most runs and the suite's rerun budget; a
+criterion the budget cannot decide at its tolerance is judged against the guide's own worst value (`limited`); a
+tail-latency run shorter than the guide's cannot pass. AGGREGATE:best has no noise model: its best-of values are
+judged as they are.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass, field, replace
 
 from perfgate import sequential
+from perfgate.budget import Budget
 from perfgate.model import Criterion
+from perfgate.pooling import Prior
+from perfgate.suite_decision import Command, Final, SuiteSequence
 from perfgate.tolerance import Policy
-from perfgate.verdict import FAIL, PASS, Judgement, judge
+from perfgate.verdict import FAIL, PASS, WARN, Judgement, judge
 from perfgate.workloads.base import Measurements
 
 
@@ -29,14 +38,15 @@ class SuiteState:
     criteria: dict[str, Criterion]  # criterion id -> criterion: every criterion the suite judges
     samples: dict[str, list[float]]  # criterion id -> its value of each run so far
     measured: Measurements  # what the runs missed, skipped, which tool, run lengths, values averaged over
-    more_runs: bool  # whether another run of the suite may follow (REPEAT not reached)
+    more_runs: bool  # whether another round may follow at all (False: the board was lost, the suite cannot run)
+    commands: list[Command] = field(default_factory=list)  # the suite's commands (none: one command for all)
 
 
 @dataclass
 class SuiteDecision:
-    """The judge's answer: run again for `undecided`, else the final `judgements`."""
+    """The judge's answer: run the commands of `undecided` again, else the final `judgements`."""
 
-    undecided: list[str] = field(default_factory=list)  # criteria another run could still decide
+    undecided: list[str] = field(default_factory=list)  # criteria whose commands run again
     judgements: dict[str, Judgement] = field(default_factory=dict)  # final, once nothing is undecided
     measured: Measurements | None = None  # the Measurements judged: each criterion's samples aggregated
 
@@ -47,51 +57,93 @@ class SuiteDecision:
 
 @dataclass
 class Judge:
-    """Judges the suites of one run: its tolerances, its noise model and the board's history, how runs aggregate."""
+    """Judges the suites of one run: its tolerances, its noise model, its run budget and the board's history."""
 
     policy: Policy
     noise: sequential.NoiseModel | None
     history: dict[str, list[float]] = field(default_factory=dict)  # criterion id -> the board's judged values
     aggregate: str = "median"  # AGGREGATE: median, or best (lenient)
+    budget: Budget = field(default_factory=Budget)
+    judged: int = 1  # the criteria the whole run judges: a FAIL is held to the gate's error rate over them
+    artefacts: dict[str, str] = field(default_factory=dict)  # criterion id -> why its min/max is not a spread
+    _sequences: dict[tuple[str, ...], SuiteSequence] = field(default_factory=dict)  # by the suite's criteria
+    _finals: dict[str, Final] = field(default_factory=dict)  # criterion id -> its final decision
 
     def decide(self, state: SuiteState) -> SuiteDecision:
-        """The suite after its runs so far: the criteria still undecided (only while another run may follow), else
-        the final judgement of every criterion."""
-        undecided = self._undecided(state) if state.more_runs else []
-        if undecided:
-            return SuiteDecision(undecided=undecided)
+        """The suite after its runs so far: the criteria whose commands run again (only while another round may
+        follow), else the final judgement of every criterion."""
+        if self.noise is not None and self.aggregate == "median" and state.samples:
+            seq = self._sequence(state)
+            lost = any(state.measured.missing.get(cid) for cid in state.criteria)  # the board or its tool is gone:
+            # running again measures nothing better
+            again = seq.step(stop=lost or not state.more_runs, final=self._short_and_passing(state))
+            self._finals.update(seq.final)
+            if again:
+                return SuiteDecision(undecided=again)
         measured = self._settled(state)
         return SuiteDecision(judgements=self._judge_all(state, measured), measured=measured)
 
-    def noise_of(self, c: Criterion, averaged: int = 1) -> sequential.Noise:
-        """The criterion's noise per value: the guide's, its history's or its class's, over sqrt(runs averaged)."""
+    def prior(self, c: Criterion, averaged: int = 1) -> Prior:
+        """The criterion's prior noise per value (guide, history or class; over sqrt(runs averaged))."""
         assert self.noise is not None
-        return sequential.averaged(self.noise.of(c, self.history.get(c.id)), averaged)
+        return self.noise.prior(c, self.history.get(c.id), self.artefacts.get(c.id, ""), averaged)
+
+    def final(self, cid: str) -> Final | None:
+        """The criterion's final sequential decision, once its suite is judged."""
+        return self._finals.get(cid)
 
     def undecidable(self, c: Criterion, runs: int, averaged: int = 1) -> bool:
-        """True when `runs` runs cannot decide the criterion even on a board exactly at its published value (its
-        noise is wide against its tolerance): it will read inconclusive whatever the board does."""
-        return self._decision(c, [c.value] * runs, True, averaged).verdict == sequential.INCONCLUSIVE
-
-    def _decision(self, c: Criterion, samples: list[float], last: bool, averaged: int = 1) -> sequential.Decision:
+        """True when `runs` runs cannot decide the criterion even on a board exactly at its published value, with
+        the noise it has before this run shows any (its class, or history): it will be judged against the guide's
+        worst value (or read inconclusive where the guide prints none)."""
         assert self.noise is not None
-        noise = self.noise_of(c, averaged)
-        return sequential.decide(c, samples, self.policy.for_criterion(c), noise, self.noise.z, last, self.noise.z_fail)
+        seq = SuiteSequence({c.id: c}, {c.id: self.prior(c, averaged)}, {c.id: self.policy.for_criterion(c)},
+                            self.noise, self.judged, [Command(c.id, 1.0, (c.id,))], self.budget)  # fmt: skip
+        return not seq.could_pass(c.id, seq.posterior(c.id), runs)
 
-    def _undecided(self, state: SuiteState) -> list[str]:
-        """The criteria of the suite still inside the noise band around their threshold after the runs so far."""
-        if any(state.measured.missing.get(cid) for cid in state.criteria):
-            return []  # a run that lost the board or its tool: running it again measures nothing better
-        out = []
-        for cid, samples in state.samples.items():
-            if cid not in state.criteria:
-                continue
-            d = self._decision(state.criteria[cid], samples, False, state.measured.averaged.get(cid, 1))
-            run = state.measured.lengths.get(cid)
-            if d.verdict == sequential.MORE and not (run is not None and run.short and d.margin >= 0):
-                out.append(cid)  # (a tail-latency run shorter than the guide's cannot pass: another short run on
-                # the passing side decides nothing; only a longer one would)
+    def noise_entry(self, cid: str) -> dict:
+        """metrics.json's noise and limits of a judged criterion: the noise its decision used (relative sd per value,
+        degrees of freedom, where it came from), the artefact that kept the guide's spread out, and how it was judged
+        when the budget could not decide it at its tolerance."""
+        f = self._finals.get(cid)
+        out: dict = {}
+        if f is not None and f.decision.noise is not None:
+            n = f.decision.noise
+            out["noise"] = {"sd": round(n.sd, 6), "df": round(n.df, 1), "sd_fail": round(n.sd_fail, 6),
+                            "source": n.source, "runs": f.decision.runs}  # fmt: skip
+        if cid in self.artefacts:
+            out.setdefault("noise", {})["guide_spread_not_used"] = self.artefacts[cid]
+        if f is not None and f.limited is not None:
+            out["limited"] = f.limited.to_json()
         return out
+
+    def _short_and_passing(self, state: SuiteState) -> set[str]:
+        """Tail-latency criteria measured over a shorter run than the guide's whose value passes: another short run
+        decides nothing (it can only see a smaller maximum); only a longer one would."""
+        out = set()
+        for cid, run in state.measured.lengths.items():
+            values = state.samples.get(cid)
+            if run.short and values and cid in state.criteria:
+                c = state.criteria[cid]
+                if sequential.margin(c, statistics.median(values), self.policy.for_criterion(c)) >= 0:
+                    out.add(cid)
+        return out
+
+    def _sequence(self, state: SuiteState) -> SuiteSequence:
+        key = tuple(sorted(state.criteria))
+        seq = self._sequences.get(key)
+        if seq is None:
+            assert self.noise is not None
+            commands = state.commands or [Command("", self.budget.default_seconds, tuple(state.criteria))]
+            seq = SuiteSequence(
+                dict(state.criteria),
+                {cid: self.prior(c, state.measured.averaged.get(cid, 1)) for cid, c in state.criteria.items()},
+                {cid: self.policy.for_criterion(c) for cid, c in state.criteria.items()},
+                self.noise, self.judged, commands, self.budget,
+            )  # fmt: skip
+            self._sequences[key] = seq
+        seq.samples = {cid: v for cid, v in state.samples.items() if cid in state.criteria}
+        return seq
 
     def _settled(self, state: SuiteState) -> Measurements:
         """The suite's Measurements with each sampled criterion's value (its samples aggregated) and no longer
@@ -99,6 +151,8 @@ class Judge:
         m = state.measured
         out = replace(m, values=dict(m.values), missing=dict(m.missing), unavailable=dict(m.unavailable))
         for cid, values in state.samples.items():
+            if cid not in state.criteria:
+                continue
             out.values[cid] = self._aggregate(state.criteria[cid], values)
             out.missing.pop(cid, None)
             out.unavailable.pop(cid, None)
@@ -119,12 +173,38 @@ class Judge:
             if value is None and not reason:
                 reason = "the workload produced no value for it"
             tol = self.policy.for_criterion(c)
-            j = judge(c, value, tol, reason)
-            samples = state.samples.get(cid, [])
-            if samples and j.verdict in (PASS, FAIL) and self.aggregate == "median" and self.noise is not None:
-                d = self._decision(c, samples, True, measured.averaged.get(cid, 1))
-                if d.verdict == sequential.INCONCLUSIVE:
-                    j = replace(j, verdict=sequential.INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {d.reason}")
+            f = self._finals.get(cid) if state.samples.get(cid) else None
+            j = judge(c, value, tol, reason) if f is None or f.limited is None else self._limited(c, value, tol, f)
+            if f is not None:
+                j = _with_decision(j, f)
             # a tail-latency criterion: its run length beside the guide's; shorter and not failing is inconclusive
             out[cid] = sequential.with_run_length(j, c, tol, measured.lengths.get(cid))
         return out
+
+    @staticmethod
+    def _limited(c: Criterion, value: float | None, tol: object, f: Final) -> Judgement:
+        """Judged against the guide's own worst value made worse by the tolerance, and said so."""
+        assert f.limited is not None
+        j = judge(replace(c, value=f.limited.worst), value, tol, "")  # type: ignore[arg-type]
+        j = replace(j, published=c.value, delta_pct=(value - c.value) / c.value * 100 if value and c.value else None)
+        what = "fails it" if j.verdict == FAIL else "holds"
+        pct = f.limited.detectable_pct
+        detect = "" if math.isnan(pct) else f"; the smallest regression from published its runs could fail: {pct:.0f}%"
+        return replace(j, message=f"{c.name}: measured {value:.6g} {c.unit}, published {c.value:.6g} {c.unit}: "
+                                  f"LIMITED: {f.limited.reason}: {what}{detect}")  # fmt: skip
+
+
+def _with_decision(j: Judgement, f: Final) -> Judgement:
+    """The point judgement of the aggregated value, held to the sequential decision: undecided is inconclusive, and a
+    median on the other side of the threshold from the geometric mean the decision rests on is inconclusive too."""
+    d = f.decision
+    if d.verdict == sequential.INCONCLUSIVE:
+        return replace(j, verdict=sequential.INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {d.reason}")
+    if (d.verdict == PASS and j.verdict == FAIL) or (d.verdict == FAIL and j.verdict in (PASS, WARN)):
+        why = (f"the median and the geometric mean of its {d.runs} runs ({d.mean:.6g}) fall on either side of its "
+               f"threshold")  # fmt: skip
+        return replace(j, verdict=sequential.INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {why}")
+    if d.verdict == FAIL and j.verdict == FAIL and d.noise is not None:
+        return replace(j, message=f"{j.message} ({d.runs} run{'s' if d.runs > 1 else ''}, {abs(d.z):.1f} standard "
+                                  f"errors past its threshold; noise {d.noise.describe()})")  # fmt: skip
+    return j

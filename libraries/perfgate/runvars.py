@@ -82,7 +82,8 @@ KNOWN: dict[str, str] = {
     "BOARD": "the board (any of the guide's names)",
     "LAB": "the lab (a name in variables/labs, or a lab file); default sim",
     "RELEASE": "the release judged against (default: the newest; a,b mixes)",
-    "REPEAT": "the most runs of a workload (default 3)",
+    "REPEAT": "a cap on the runs of any command (default: variables/budget.yaml: up to 20 for a command of "
+    "seconds, 3 for one of minutes)",
     "AGGREGATE": "median or best",
     "INCONCLUSIVE": "fail or pass",
     "TOLERANCE": "one tolerance for every criterion",
@@ -134,7 +135,7 @@ def check_names(given: Iterable[str], declared: Iterable[str] = ()) -> None:
 
 @dataclass(frozen=True)
 class RunVars:
-    repeat: int
+    repeat: int | None  # None: the budget decides (variables/budget.yaml)
     aggregate: str
     inconclusive: str
     on_missing_tool: str
@@ -161,7 +162,7 @@ def read(get: Callable[[str], object]) -> RunVars:
     if not unset(squad) and str(squad).strip().lower() not in ("lab", *squad_target.OFF_WORDS):
         squad_target.from_project_url(str(squad))
     return RunVars(
-        repeat=whole("REPEAT", get("REPEAT"), 3),
+        repeat=None if unset(get("REPEAT")) else whole("REPEAT", get("REPEAT"), 1),
         aggregate=choice("AGGREGATE", get("AGGREGATE"), "median", ("best", "median")),
         inconclusive=choice("INCONCLUSIVE", get("INCONCLUSIVE"), "fail", ("fail", "pass")),
         on_missing_tool=choice("ON_MISSING_TOOL", get("ON_MISSING_TOOL"), "fail", ("fail", "skip")),

@@ -1,15 +1,16 @@
 """The three-way, sequential verdict of one criterion: pass, fail, or inconclusive.
 
-A criterion's threshold is its published value made worse by the tolerance (perfgate.verdict). Its noise, a
-relative standard deviation, comes from the guide's own min/max where it prints them, else from the board's recorded
-hardware history, else from a per-class default in variables/noise.yaml. After each run of a workload the median of
-its criterion's values so far is compared with the threshold in standard errors of that median:
+A criterion's threshold is its published value made worse by the tolerance (perfgate.verdict). After each run of its
+command, the geometric mean of its values so far is compared with the threshold on the log scale, in standard errors
+of the board's own noise in this run, pooled across its suite's rows (perfgate.pooling), as a Student t with the
+degrees of freedom that pooling honestly gives:
 
-- at least `z` standard errors on the good side: pass (decided);
-- at least `z_fail` standard errors on the bad side: fail (decided). `z_fail` is the larger: one board's gate judges
-  hundreds of criteria, and one false FAIL among them is the gate crying wolf; a regression that is not yet that
-  clear is inconclusive, which fails the gate too unless INCONCLUSIVE:pass;
-- in between: the workload runs again, up to REPEAT runs in all; still in between after the last: inconclusive.
+- at least the t quantile of `alpha_pass` on the good side: pass (decided, final);
+- at least the t quantile of `alpha_gate / m` on the bad side, under the noise that also counts the guide's own
+  spread as a weak prior: fail (decided, final). m is the number of criteria the run judges, so that a healthy board's
+  whole gate (about 600 criteria) fails by accident at most `alpha_gate` of the time (Bonferroni), not each criterion;
+- in between: its command runs again, within its budget (perfgate.budget); still in between at the end: the criterion
+  is judged by what the data can support (`limited`), else inconclusive.
 
 A tail-latency criterion (a maximum) measured over a shorter run than the guide's can only have seen a smaller
 maximum: it is inconclusive unless what it saw already fails (`run_length`).
@@ -21,34 +22,30 @@ import math
 import re
 import statistics
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from perfgate import paths
 from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
+from perfgate.pooling import PoolSettings, Posterior, Prior, prior_of
 from perfgate.tolerance import Tolerance, compile_match, matches
 from perfgate.verdict import Judgement
 
 PASS, FAIL, INCONCLUSIVE, MORE = "pass", "fail", "inconclusive", "more"
-_MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)  # the median's standard error over the mean's, for normal noise
-
-
-@dataclass(frozen=True)
-class Noise:
-    sd: float  # relative standard deviation of one run
-    source: str  # "guide min/max", "history (n runs)", "class <name>", "default"
-    of_values: bool = False  # read from the values the gate judged before (history), not from single runs
 
 
 @dataclass(frozen=True)
 class Decision:
     verdict: str  # PASS, FAIL, MORE (run again) or INCONCLUSIVE
-    value: float  # the median of the runs so far
+    value: float  # the median of the runs so far (what AGGREGATE:median reports)
     runs: int
     margin: float  # how far the median is on the good side of the threshold, in the criterion's unit
-    z: float  # that margin in standard errors of the median (inf when there is no noise)
+    z: float  # the test statistic: the geometric mean's margin in standard errors (inf when there is no noise)
     reason: str = ""
+    noise: Posterior | None = None  # the noise the decision used
+    mean: float | None = None  # the geometric mean the statistic was computed on
 
     @property
     def decided(self) -> bool:
@@ -62,48 +59,52 @@ def from_guide(c: Criterion) -> float | None:
     return (c.max - c.min) / (4 * abs(c.value))
 
 
-def from_history(values: list[float]) -> float | None:
-    """The relative sd of a criterion's recorded hardware runs (3 or more)."""
-    if len(values) < 3:
-        return None
-    mean = statistics.fmean(values)
-    return statistics.stdev(values) / abs(mean) if mean else None
-
-
 @dataclass
 class NoiseModel:
-    z: float
+    """variables/noise.yaml: the error rates the verdict is held to, how a suite pools, and the class priors."""
+
+    alpha_pass: float  # per criterion: a board exactly at its threshold passes this often
+    alpha_gate: float  # per gate: a healthy board fails some criterion this often (Bonferroni over the criteria)
     default: float
-    z_fail: float
+    pool: PoolSettings = field(default_factory=PoolSettings)
     classes: list[tuple[str, dict[str, re.Pattern[str]], float]] = field(default_factory=list)
 
-    def class_of(self, c: Criterion) -> str:
-        for name, patterns, _sd in self.classes:
-            if matches(c, patterns):
-                return name
-        return "default"
-
-    def of(self, c: Criterion, history: list[float] | None = None) -> Noise:
-        guide = from_guide(c)
-        if guide is not None:
-            return Noise(guide, "guide min/max")
-        past = from_history(history or [])
-        if past is not None:
-            return Noise(past, f"history ({len(history or [])} runs)", of_values=True)
+    def class_of(self, c: Criterion) -> tuple[str, float]:
         for name, patterns, sd in self.classes:
             if matches(c, patterns):
-                return Noise(sd, f"class {name}")
-        return Noise(self.default, "default")
+                return name, sd
+        return "default", self.default
+
+    def prior(self, c: Criterion, history: list[float] | None = None, artefact: str = "", averaged: int = 1) -> Prior:
+        """The criterion's prior noise per value: the guide's spread (unless an artefact), else history, else its
+        class; a value that is the mean of `averaged` runs (boot time) has one run's noise over sqrt(averaged),
+        history excepted (its values are such means already)."""
+        name, sd = self.class_of(c)
+        p = prior_of(c, from_guide(c), sd, name, artefact, history)
+        if averaged <= 1 or p.history_df is not None:
+            return p
+        root = math.sqrt(averaged)
+        return replace(p, shape=p.shape / root, guide=p.guide / root, fallback=p.fallback / root,
+                       source=f"{p.source}: one run's over the mean of {averaged}",
+                       fallback_source=f"{p.fallback_source}: one run's over the mean of {averaged}")  # fmt: skip
+
+    def q_pass(self, df: float) -> float:
+        return t_quantile(self.alpha_pass, df)
+
+    def q_fail(self, df: float, criteria: int) -> float:
+        return t_quantile(self.alpha_gate / max(criteria, 1), df)
 
 
-def averaged(noise: Noise, runs: int) -> Noise:
-    """The noise of a value that is itself the mean of `runs` independent runs (boot time: BOOT_CYCLES boots): one
-    run's noise over sqrt(runs). Not for noise read from the board's history, whose values are such means already."""
-    if runs <= 1 or noise.of_values:
-        return noise
-    return Noise(
-        noise.sd / math.sqrt(runs), f"{noise.source}: {noise.sd * 100:.1f}% for one run, over the mean of {runs}"
-    )
+def t_quantile(alpha: float, df: float) -> float:
+    """The one-sided Student t quantile: P(T > q) = alpha with `df` degrees of freedom."""
+    return _t_quantile(alpha, round(df, 2))
+
+
+@lru_cache(maxsize=4096)
+def _t_quantile(alpha: float, df: float) -> float:
+    from scipy.stats import t as student  # late: scipy.stats takes a second to import, and only judging needs it
+
+    return float(student.isf(alpha, df)) if df < 1e6 else float(student.isf(alpha, 1e6))
 
 
 def data_path() -> Path:
@@ -124,21 +125,34 @@ def _number(value: object, what: str, path: Path, line: int | None, low: float, 
     return number
 
 
+KEYS = ("alpha_pass", "alpha_gate", "default", "pool", "classes")
+POOL_KEYS = ("prior_df", "guide_prior_df", "min_rows", "min_df", "max_prior_df")
+
+
 def load(path: Path | None = None) -> NoiseModel:
     """variables/noise.yaml (a bad key or value names the file and line)."""
     path = path or data_path()
-    data = load_mapping(path, "a mapping with z, default and classes")
+    data = load_mapping(path, "a mapping with alpha_pass, alpha_gate, default, pool and classes")
     text = path.read_text(encoding="utf-8")
-    unknown = sorted(set(data) - {"z", "z_fail", "default", "classes"})
+    unknown = sorted(set(data) - set(KEYS))
     if unknown:
-        raise DataError(
-            f"unknown key {unknown[0]!r} (expected z, z_fail, default, classes)", path, _line(text, unknown[0])
-        )
-    z = _number(data.get("z", 2.0), "z", path, _line(text, "z:"), 0, 10)
+        raise DataError(f"unknown key {unknown[0]!r} (expected {', '.join(KEYS)})", path, _line(text, unknown[0]))
+    pool_data = data.get("pool") or {}
+    if not isinstance(pool_data, dict):
+        raise DataError("pool: must be a mapping", path, _line(text, "pool:"))
+    bad = sorted(set(pool_data) - set(POOL_KEYS))
+    if bad:
+        raise DataError(f"pool: unknown key {bad[0]!r} (expected {', '.join(POOL_KEYS)})", path, _line(text, bad[0]))
+    defaults = PoolSettings()
+    pool = PoolSettings(**{
+        k: _number(pool_data.get(k, getattr(defaults, k)), f"pool.{k}", path, _line(text, f"{k}:"), 0, 1e6)
+        for k in POOL_KEYS
+    })  # fmt: skip
     model = NoiseModel(
-        z,
+        _number(data.get("alpha_pass", 0.05), "alpha_pass", path, _line(text, "alpha_pass:"), 0, 0.5),
+        _number(data.get("alpha_gate", 0.01), "alpha_gate", path, _line(text, "alpha_gate:"), 0, 0.5),
         _number(data.get("default"), "default", path, _line(text, "default:"), 0, 10),
-        _number(data.get("z_fail", z), "z_fail", path, _line(text, "z_fail:"), 0, 10),
+        pool,
     )
     classes = data.get("classes") or []
     if not isinstance(classes, list):
@@ -166,44 +180,55 @@ def margin(c: Criterion, value: float, tol: Tolerance) -> float:
     raise ValueError(f"criterion {c.id}: unknown direction {c.direction!r}")
 
 
-def _score(c: Criterion, value: float, m: float, rel_se: float) -> float:
-    """The margin in standard errors. A throughput or a latency strays by a factor, not by an amount (a board at
-    half speed halves its bandwidth; latencies have a long tail above, none below zero): when the value and the
-    threshold are both positive the margin is the log of their ratio and the noise a relative one, which for small
-    noise is the same as the plain margin over sd x value. Else (a zero, a matched clock) the plain margin."""
-    threshold = value - m if c.direction == "higher" else value + m
-    if c.direction != "match" and value > 0 and threshold > 0:
-        m, se = math.log(value / threshold if c.direction == "higher" else threshold / value), rel_se
-    else:
-        se = rel_se * abs(c.value) / (6 if c.direction == "match" else 1)  # a board prints its clock, it does
-        # not measure it (as perfgate.sim.values draws it)
-    return m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)
+def threshold(c: Criterion, tol: Tolerance) -> float:
+    """The published value made worse by the tolerance (the match direction: the published value itself)."""
+    allowed = max(tol.relative * abs(c.value), tol.absolute)
+    return c.value - allowed if c.direction == "higher" else c.value + allowed if c.direction == "lower" else c.value
 
 
-def decide(
-    c: Criterion, samples: list[float], tol: Tolerance, noise: Noise, z: float, last: bool, z_fail: float | None = None
-) -> Decision:
-    """The criterion after `samples` runs; `last`: no run may follow (REPEAT reached), so undecided is inconclusive.
-    `z` standard errors on the good side pass it, `z_fail` (default: z) on the bad side fail it."""
-    z_fail = z if z_fail is None else z_fail
+def _score(c: Criterion, samples: list[float], tol: Tolerance, sd: float) -> tuple[float, float | None]:
+    """The test statistic and the geometric mean it was computed on. A throughput or a latency strays by a factor
+    (a board at half speed halves its bandwidth; latencies have a long tail above, none below zero): when the values
+    and the threshold are all positive, the margin is the log of the geometric mean over the threshold, in standard
+    errors sd / sqrt(n). Else (a zero, a matched clock) the plain margin of the mean, the noise taken relative to the
+    published value (a matched clock: a sixth of it, as a board prints its clock rather than measures it)."""
+    n = len(samples)
+    thr = threshold(c, tol)
+    if c.direction != "match" and thr > 0 and all(x > 0 for x in samples):
+        gm = math.exp(statistics.fmean(math.log(x) for x in samples))
+        m = math.log(gm / thr) if c.direction == "higher" else math.log(thr / gm)
+        se = sd / math.sqrt(n)
+        return (m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)), gm
+    mean = statistics.fmean(samples)
+    m = margin(c, mean, tol)
+    se = sd * abs(c.value) / (6 if c.direction == "match" else 1) / math.sqrt(n)
+    return (m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)), mean
+
+
+def decide(c: Criterion, samples: list[float], tol: Tolerance, noise: Posterior, q_pass: float, q_fail: float,
+           last: bool) -> Decision:  # fmt: skip
+    """The criterion after `samples` runs, with its noise `noise` (perfgate.pooling.posterior); `q_pass` and `q_fail`
+    the t quantiles it must reach on the good side (under noise.sd) and on the bad side (under noise.sd_fail, which
+    also counts the guide's spread). `last`: no run may follow, so undecided is inconclusive."""
     if not samples:
         raise ValueError(f"criterion {c.id}: no sample to decide on")
     n = len(samples)
     value = statistics.median(samples)
     m = margin(c, value, tol)
-    score = _score(c, value, m, noise.sd * (_MEDIAN_EFFICIENCY if n > 2 else 1.0) / math.sqrt(n))
-    if score >= z:
-        return Decision(PASS, value, n, m, score)
-    if score <= -z_fail:
-        return Decision(FAIL, value, n, m, score)
+    score, mean = _score(c, samples, tol, noise.sd)
+    score_fail, _ = _score(c, samples, tol, noise.sd_fail)
+    if score >= q_pass:
+        return Decision(PASS, value, n, m, score, noise=noise, mean=mean)
+    if score_fail <= -q_fail and (noise.seen or last):
+        return Decision(FAIL, value, n, m, score_fail, noise=noise, mean=mean)
     if not last:
-        return Decision(MORE, value, n, m, score)
-    side = "passes" if m >= 0 else "fails"
-    need = z if m >= 0 else z_fail
-    why = (f"undecided after {n} run{'s' if n > 1 else ''}: the median {value:.6g} {c.unit} {side} by "
-           f"{abs(score):.1f} standard errors, less than the {need:g} needed (noise {noise.sd * 100:.1f}% from "
-           f"{noise.source})")  # fmt: skip
-    return Decision(INCONCLUSIVE, value, n, m, score, why)
+        return Decision(MORE, value, n, m, score, noise=noise, mean=mean)
+    fails = score < 0
+    side, need, got = ("fails", q_fail, score_fail) if fails else ("passes", q_pass, score)
+    why = (f"undecided after {n} run{'s' if n > 1 else ''}: the geometric mean {mean:.6g} {c.unit} {side} its "
+           f"threshold by {abs(got):.1f} standard errors, less than the {need:.2f} needed (noise "
+           f"{noise.describe()})")  # fmt: skip
+    return Decision(INCONCLUSIVE, value, n, m, score, why, noise=noise, mean=mean)
 
 
 @dataclass(frozen=True)

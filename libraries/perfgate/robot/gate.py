@@ -55,7 +55,7 @@ class Gate:
         self.recording: Recording | None = None
         self._pending: dict[str, Outcome] = {}  # criterion id -> what `Criterion Should Hold` left
         self._current: str | None = None  # the criterion id of the test running now
-        self._verdict = VerdictTest(f"{GATE_LIBRARY}.Something Should Have Been Measured")
+        self._verdict = VerdictTest(f"{GATE_LIBRARY}.Gate Verdict Should Pass")
 
     board = property(lambda self: self.session.board, lambda self, v: setattr(self.session, "board", v))
     profile = property(lambda self: self.session.profile)
@@ -90,8 +90,9 @@ class Gate:
         for line in console:
             logger.console(line)
         s.load_history()
-        self.recording.judge = self.judge = Judge(s.policy, s.settings.noise, s.history, s.settings.aggregate)
-        for warning in plan.warnings(s.selection.criteria, s.selected, s.settings, self.judge.undecidable, _var):
+        self.recording.judge = self.judge = s.judge()
+        stuck_at = self.judge.undecidable
+        for warning in plan.warnings(s.selection.criteria, s.selected, s.settings, s.profile, s.lab, stuck_at, _var):
             logger.warn(warning)
         return str(s.run_dir)
 
@@ -181,6 +182,23 @@ class Gate:
                                  f"publish no number for {self.session.board}")  # fmt: skip
         raise AssertionError(nothing_measured_message(entries))
 
+    @keyword
+    def gate_verdict_should_pass(self) -> None:
+        """The `Gate Verdict` test: fails when nothing was measured (`Something Should Have Been Measured`) or when
+        criteria are inconclusive under INCONCLUSIVE:fail (they read SKIP in the reports, apart from FAIL, and still
+        fail the gate): Robot's exit status agrees with the gate's verdict."""
+        self.something_should_have_been_measured()
+        undecided = self._undecided()
+        if undecided:
+            names = ", ".join(undecided[:5]) + (f" and {len(undecided) - 5} more" if len(undecided) > 5 else "")
+            why = "-v INCONCLUSIVE:pass lets them pass, as the log and run.json say"
+            raise AssertionError(f"{len(undecided)} criteria inconclusive (SKIP, with why): {names}; it fails ({why})")
+
+    def _undecided(self) -> list[str]:
+        if self.recording is None or self.session.settings.inconclusive != "fail":
+            return []
+        return [e["name"] for e in self.recording.entries if e.get("verdict") == "inconclusive"]
+
     # ----------------------------------------------------------------------------------------------- listener
     def start_suite(self, data, result) -> None:
         if data.parent is None:
@@ -201,7 +219,8 @@ class Gate:
         from perfgate.report.metrics import nothing_measured
 
         if self.recording is not None:
-            self._verdict.sync(nothing_measured(self.recording.entries) and not self.session.interrupted)
+            needed = nothing_measured(self.recording.entries) or bool(self._undecided())
+            self._verdict.sync(needed and not self.session.interrupted)
 
     def end_test(self, data, result) -> None:
         if data is self._verdict.test:

@@ -1,6 +1,7 @@
-"""The `Gate Verdict` test the gate adds to the top suite while no criterion has been judged, so that a run that
-measured nothing fails (Robot's exit status too). Robot runs it after every suite (or, in a one-file run, after the
-last test); the gate removes it again as soon as a criterion is judged."""
+"""The `Gate Verdict` test the gate adds to the top suite while no criterion has been judged, or while criteria are
+inconclusive under INCONCLUSIVE:fail (they read SKIP, not FAIL, in Robot's reports), so that Robot's exit status
+agrees with the gate's verdict: a run that measured nothing, or left criteria undecided, fails. Robot runs it after
+every suite (or, in a one-file run, after the last test); the gate removes it again as soon as it is not needed."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ class VerdictTest:
     """Keeps the test in the running top suite (`top`: robot.running.TestSuite) exactly while `sync(True)`."""
 
     def __init__(self, keyword: str) -> None:
-        self.keyword = keyword  # the keyword the test runs (the gate's `Something Should Have Been Measured`)
+        self.keyword = keyword  # the keyword the test runs (the gate's `Gate Verdict Should Pass`)
         self.top = None  # the running top suite: where the test goes
         self.test = None  # the test while it is in the top suite
 
@@ -22,7 +23,8 @@ class VerdictTest:
         if needed and self.test is None:
             t = self.top.tests.create(
                 name="Gate Verdict",
-                doc="Added by the gate because no criterion was judged: a run that measured nothing fails.",
+                doc="Added by the gate because no criterion was judged, or criteria are inconclusive under "
+                "INCONCLUSIVE:fail: such a run fails the gate, and Robot's exit status says so.",
             )
             t.body.create_keyword(name=self.keyword)
             self.test = t

@@ -1,5 +1,6 @@
 """The plan: criteria -> suites -> commands. Which criteria each suite judges (the criteria files DataDriver reads),
-which tools the selected suites' workloads run, and which criteria REPEAT runs cannot decide at all."""
+which tools the selected suites' workloads run, which commands measure which criteria and for how long, and which
+criteria the runs their budget allows cannot decide at their tolerance."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from importlib import import_module
 from pathlib import Path
 
 from perfgate import criteria, paths, runvars
+from perfgate.budget import Budget
 from perfgate.model import Criterion
 from perfgate.run.settings import Settings
+from perfgate.suite_decision import Command
 from perfgate.workloads.base import Workload
 
 
@@ -67,26 +70,57 @@ def averaged_over(suite: str, var: Callable[..., object]) -> int:
     return runvars.whole(name, var(name), default) if name else 1
 
 
-def undecidable(crits: list[Criterion], selected: list[str], repeat: int, undecidable_at: Callable[..., bool],
-                var: Callable[..., object]) -> dict[str, int]:  # fmt: skip
-    """Per selected suite, how many of its criteria `repeat` runs cannot decide even on a board exactly at its
+def commands(suite: str, crits: list[Criterion], profile: dict, lab: dict, plan_budget: Budget) -> list[Command]:
+    """The suite's commands as its workload plans them, each with the criteria its output measures and its planned
+    hardware seconds (variables/budget.yaml); a workload that builds its commands while it measures (network,
+    storage) is one command of its suite's seconds. A criterion no planned command measures joins that one."""
+    try:
+        runs = workload(suite).plan(crits, profile, lab)
+    except Exception:  # no workload, or one that cannot plan without the board
+        runs = []
+    out: list[Command] = []
+    covered: set[str] = set()
+    for r in runs:
+        ids = tuple(dict.fromkeys(cid for group in r.keys.values() for cid in group if cid not in covered))
+        if ids:
+            out.append(Command(r.command, plan_budget.planned(suite, r.tool), ids))
+            covered |= set(ids)
+    rest = tuple(c.id for c in crits if c.id not in covered)
+    if rest:
+        out.append(Command(suite, plan_budget.planned(suite), rest))
+    return out
+
+
+def most_runs(cmds: list[Command], plan_budget: Budget) -> dict[str, int]:
+    """Criterion id -> the most runs its command may take (its own cap, and what its suite's rerun budget holds)."""
+    rerun = plan_budget.rerun_seconds(sum(c.seconds for c in cmds))
+    return {cid: min(plan_budget.runs_for(c.seconds), 1 + int(rerun // c.seconds)) for c in cmds for cid in c.ids}
+
+
+def undecidable(crits: list[Criterion], selected: list[str], settings: Settings, profile: dict, lab: dict,
+                undecidable_at: Callable[..., bool], var: Callable[..., object]
+                ) -> dict[str, list[Criterion]]:  # fmt: skip
+    """Per selected suite, its criteria that the runs its budget allows cannot decide even on a board exactly at its
     published value (`undecidable_at(criterion, runs, averaged)`: perfgate.judge.Judge.undecidable)."""
-    stuck: dict[str, int] = {}
-    averaged: dict[str, int] = {}
+    assert settings.budget is not None
+    stuck: dict[str, list[Criterion]] = {}
+    by_suite: dict[str, list[Criterion]] = {}
     for c in crits:
-        if c.suite not in averaged:
-            averaged[c.suite] = averaged_over(c.suite, var)
-        chosen = c.suite in selected or not selected
-        at_value = undecidable_at(c, repeat, averaged[c.suite])
-        if chosen and at_value:
-            stuck[c.suite] = stuck.get(c.suite, 0) + 1
+        if c.suite in selected or not selected:
+            by_suite.setdefault(c.suite, []).append(c)
+    for suite, mine in by_suite.items():
+        runs = most_runs(commands(suite, mine, profile, lab, settings.budget), settings.budget)
+        averaged = averaged_over(suite, var)
+        for c in mine:
+            if undecidable_at(c, runs.get(c.id, settings.budget.min_runs), averaged):
+                stuck.setdefault(suite, []).append(c)
     return stuck
 
 
-def warnings(crits: list[Criterion], selected: list[str], settings: Settings, undecidable_at: Callable[..., bool],
-             var: Callable[..., object]) -> list[str]:  # fmt: skip
+def warnings(crits: list[Criterion], selected: list[str], settings: Settings, profile: dict, lab: dict,
+             undecidable_at: Callable[..., bool], var: Callable[..., object]) -> list[str]:  # fmt: skip
     """What the gate warns of when the run opens: criteria no run can decide, a lenient AGGREGATE."""
-    stuck = undecidable(crits, selected, settings.repeat, undecidable_at, var)
+    stuck = undecidable(crits, selected, settings, profile, lab, undecidable_at, var)
     out = [w for w in [undecidable_warning(stuck, settings.repeat, settings.inconclusive)] if w]
     if settings.aggregate == "best":
         from perfgate.report.metrics import BEST_OF, LENIENT_BEST
@@ -95,15 +129,23 @@ def warnings(crits: list[Criterion], selected: list[str], settings: Settings, un
     return out
 
 
-def undecidable_warning(stuck: dict[str, int], repeat: int, inconclusive: str) -> str | None:
-    """What the gate says at once of the criteria that will read inconclusive whatever the board does."""
+def undecidable_warning(stuck: dict[str, list[Criterion]], repeat: int | None, inconclusive: str) -> str | None:
+    """What the gate says at once of the criteria its budget cannot decide at their tolerance, whatever the board
+    does: judged against the guide's own worst value where it prints one, else inconclusive."""
     if not stuck:
         return None
-    suites = ", ".join(f"{s} {n}" for s, n in sorted(stuck.items(), key=lambda x: -x[1]))
+    crits = [c for cs in stuck.values() for c in cs]
+    worst = [c for c in crits if (c.min if c.direction == "higher" else c.max) is not None]
+    suites = ", ".join(f"{s} {len(cs)}" for s, cs in sorted(stuck.items(), key=lambda x: -len(x[1])))
+    cap = f"REPEAT:{repeat}" if repeat is not None else "variables/budget.yaml"
+    rest = len(crits) - len(worst)
     return (
-        f"perfgate: {sum(stuck.values())} criteria cannot be decided in REPEAT:{repeat} runs even at "
-        f"their published value, their noise (the guide's own min/max, else history or variables/noise.yaml) "
-        f"being wide against their tolerance ({suites}); they will read inconclusive"
-        f"{' and fail the gate' if inconclusive == 'fail' else ''}: raise REPEAT (boot time: "
-        f"BOOT_CYCLES), or widen their tolerance in variables/tolerances.yaml, or -v INCONCLUSIVE:pass"
-    )
+        f"perfgate: {len(crits)} criteria cannot be decided at their tolerance within the runs {cap} allows, even "
+        f"at their published value: their noise before this run shows its own (their class in variables/noise.yaml, "
+        f"or the board's history) is wide against their tolerance ({suites}). {len(worst)} will be judged against "
+        f"the guide's own worst published value instead (LIMITED in their test and in comparison.html)"
+        + (f"; {rest} that the guide prints no worst value for will read inconclusive"
+           f"{' and fail the gate' if inconclusive == 'fail' else ''}" if rest else "")
+        + ". Record hardware history (its noise replaces the class's), widen their tolerance in "
+        "variables/tolerances.yaml, or give their commands more runs in variables/budget.yaml"
+    )  # fmt: skip

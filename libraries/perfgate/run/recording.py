@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from robot.api import logger
+from robot.api import SkipExecution, logger
 
 from perfgate import sequential, waivers
 from perfgate.judge import Judge
@@ -53,7 +53,8 @@ def outcome(result: SuiteResult, cid: str, on_missing_tool: str, waived: dict[st
 
 def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callable[[str], str]) -> None:
     """A judged criterion in the log: against what, from what evidence and runs, and its verdict (a warning when
-    better than published, or inconclusive under INCONCLUSIVE:pass); AssertionError when it fails."""
+    better than published, or inconclusive under INCONCLUSIVE:pass); AssertionError when it fails; SkipExecution when
+    it is inconclusive (SKIP in Robot's reports, apart from a FAIL: the `Gate Verdict` test fails the run for it)."""
     c, j = o.criterion, o.judgement
     assert j is not None
     logger.info(f"Judged against SDK {c.release}: {c.guide} ({c.source})")
@@ -65,6 +66,8 @@ def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callab
         logger.info(f"{len(samples)} runs {samples}, {settings.aggregate}: {j.measured}")
     if j.verdict == sequential.INCONCLUSIVE and settings.inconclusive == "pass":
         logger.warn(f"{j.message} (INCONCLUSIVE:pass: an inconclusive criterion does not fail the gate)")
+    elif j.verdict == sequential.INCONCLUSIVE:
+        raise SkipExecution(f"INCONCLUSIVE (fails the gate: see the Gate Verdict test): {j.message}")
     elif j.verdict == WARN:
         logger.warn(j.message)
     elif not j.passed:
@@ -144,11 +147,12 @@ class Recording:
         }
 
     def _noise_entry(self, c: Criterion, suite: SuiteResult | None) -> dict:
-        """metrics.json's noise of a measured criterion: the relative sd per value its sequential verdict used."""
-        if suite is None or not suite.samples.get(c.id) or self.judge is None or self.judge.noise is None:
+        """metrics.json's noise of a measured criterion (the relative sd per value its sequential verdict used, its
+        degrees of freedom and source, a guide spread left out as an artefact) and, for a criterion its budget could
+        not decide at its tolerance, how it was judged instead (`limited`)."""
+        if suite is None or not suite.samples.get(c.id) or self.judge is None:
             return {}
-        noise = self.judge.noise_of(c, suite.measured.averaged.get(c.id, 1))
-        return {"noise": {"sd": round(noise.sd, 6), "source": noise.source}}
+        return self.judge.noise_entry(c.id)
 
     def finish(self):
         """Complete run.json (interrupted, with the criteria never run, or finished), metrics.json, the history and

@@ -2,8 +2,9 @@
 
 The workload sees a `Context` (perfgate.workloads.base.Context): its commands go to the board library (shell, U-Boot,
 console) or this host, each announced on the console with how long it took last time (perfgate.report.progress), its
-output kept verbatim in results/<board>/<run>/raw/<suite>/ with an index. `Runner.measure` runs the workload once and
-again, up to REPEAT runs, while the judge (perfgate.judge) says a criterion is still undecided.
+output kept verbatim in results/<board>/<run>/raw/<suite>/ with an index. `Runner.measure` runs every command of the
+suite once, then again only the commands whose criteria the judge (perfgate.judge) still calls undecided, within
+their budget (perfgate.budget: REPEAT caps it).
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class SuiteResult:
     evidence: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> evidence files
     judgements: dict[str, Judgement] = field(default_factory=dict)
     skip_reason: str | None = None
+    rounds: int = 0  # rounds of runs: every command once, then the undecided ones' commands again
+
+
+MAX_ROUNDS = 50  # a guard: the budget (at most 20 runs of any command) ends every suite long before this
 
 
 class Context:
@@ -49,7 +54,8 @@ class Context:
         self.board = session.board
         self.profile = session.profile
         self.lab = session.lab
-        self.repeat = session.settings.repeat
+        budget = session.settings.budget
+        self.repeat = session.settings.repeat or (budget.max_runs if budget else 1)  # the most runs of a command
         self.virtual = session.virtual
         duration = session.var("DURATION")
         self.duration = None if duration in (None, "", "NONE") else duration  # -v DURATION: network seconds
@@ -135,8 +141,8 @@ class Runner:
         self._previous: dict[tuple[str, str, str], float] | None = None  # the last run's time per command
 
     def measure(self, suite: str, judge: Judge) -> SuiteResult:
-        """Run the suite's workload, keep every raw output, and judge each criterion of the board. The workload runs
-        once, and again (up to REPEAT runs) only while the judge says one of its criteria is still undecided."""
+        """Run the suite's workload, keep every raw output, and judge each criterion of the board. Every command runs
+        once; then only the commands of criteria the judge still calls undecided run again, within their budget."""
         crits = self.session.suite_criteria(suite)
         result = SuiteResult(suite, {c.id: c for c in crits}, Measurements())
         self.suites[suite] = result
@@ -161,32 +167,46 @@ class Runner:
             result.skip_reason = reason
             logger.info(f"{suite}: skipped: {reason}")
             return result
-        repeat = self.session.settings.repeat
-        for i in range(repeat):
-            self._run_once(workload, crits, result, i, repeat)
-            decision = judge.decide(SuiteState(result.criteria, result.samples, result.measured, i + 1 < repeat))
-            if decision.final:
+        s = self.session
+        assert s.settings.budget is not None
+        cmds = plan.commands(suite, crits, s.profile, s.lab, s.settings.budget)
+        subset, i = crits, 0
+        while True:
+            self._run_once(workload, subset, result, i)
+            decision = judge.decide(SuiteState(result.criteria, result.samples, result.measured, True, cmds))
+            if decision.final or i >= MAX_ROUNDS:
                 break
+            again = set(decision.undecided)
+            subset, i = [c for c in crits if c.id in again], i + 1
+            undecided = sorted(cid for cid in again if judge.final(cid) is None)
+            logger.info(f"{suite}: round {i + 1}: the commands of {len(undecided)} undecided criteria run again "
+                        f"({', '.join(undecided)})")  # fmt: skip
+        if not decision.final:  # a judge that never settles must not hang the run: judged on what it has
+            decision = judge.decide(SuiteState(result.criteria, result.samples, result.measured, False, cmds))
         assert decision.measured is not None
         result.measured = decision.measured
         result.judgements = decision.judgements
+        result.rounds = i + 1
         return result
 
-    def _run_once(self, workload: Workload, crits: list[Criterion], result: SuiteResult, i: int, repeat: int) -> None:
-        """Run `i` of the suite's workload: its values join the samples, its evidence and what it missed the suite's."""
+    def _run_once(self, workload: Workload, crits: list[Criterion], result: SuiteResult, i: int) -> None:
+        """Round `i` of the suite's workload over `crits` (all of them first; then the criteria whose commands run
+        again): its values join the samples, its evidence and what it missed the suite's."""
         ctx = Context(self, result.suite)
+        ids = [c.id for c in crits]
         try:
             m = workload.measure(crits, ctx)
         except (BoardLost, AssertionError) as e:
-            m = Measurements(missing=dict.fromkeys(result.criteria, f"run {i + 1}: {e}"))
-            logger.error(f"{result.suite}: run {i + 1} of {repeat} ended early: {e}")
+            m = Measurements(missing=dict.fromkeys(ids, f"run {i + 1}: {e}"))
+            logger.error(f"{result.suite}: round {i + 1} ended early: {e}")
         except PerfgateError as e:  # bad input found mid-run (a broken settings file): named on the console;
             # what earlier suites and runs measured stays, and this suite's criteria fail with the reason
-            m = Measurements(missing=dict.fromkeys(result.criteria, f"bad input: {e}"))
+            m = Measurements(missing=dict.fromkeys(ids, f"bad input: {e}"))
             logger.error(f"perfgate: {result.suite}: {e}")
         for cid, v in m.values.items():
-            result.samples.setdefault(cid, []).append(float(v))
-        for cid in result.criteria:
+            if cid in result.criteria:
+                result.samples.setdefault(cid, []).append(float(v))
+        for cid in ids:
             files = [f for f in m.evidence.get(cid, []) if f] or ctx.files
             result.evidence.setdefault(cid, []).extend(files)
         result.measured.missing.update(m.missing)

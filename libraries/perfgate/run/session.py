@@ -17,7 +17,8 @@ from pathlib import Path
 
 from robot.api import logger
 
-from perfgate import boards, criteria, paths, runvars, waivers
+from perfgate import artefacts, boards, budget, criteria, paths, runvars, waivers
+from perfgate.judge import Judge
 from perfgate.model import Criterion
 from perfgate.run import plan
 from perfgate.run.settings import Settings, Vars, no_vars
@@ -130,6 +131,15 @@ class Session:
         self.history = history.measured_values(path)
         for problem in history.read(path).problems:
             logger.warn(f"perfgate: {problem}")
+
+    def judge(self) -> Judge:
+        """The run's judge: its tolerances, noise model, run budget and history; a FAIL held to the error rate of
+        the whole gate over the criteria this run judges; the guide's spreads that are artefacts left out."""
+        assert self.selection is not None and self.policy is not None
+        judged = [c for c in self.selection.criteria if not self.selected or c.suite in self.selected]
+        s = self.settings
+        return Judge(self.policy, s.noise, self.history, s.aggregate, s.budget or budget.load(s.repeat),
+                     max(len(judged), 1), artefacts.find(self.selection.criteria))  # fmt: skip
 
     def suite_criteria(self, suite: str) -> list[Criterion]:
         """The criteria a suite judges in this run (its file in the run's criteria directory)."""

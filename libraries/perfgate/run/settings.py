@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from perfgate import runvars, sequential
+from perfgate import budget, runvars, sequential
+from perfgate.budget import Budget
 
 Vars = Callable[..., object]  # var(name, default=None): a run variable (a Robot variable's value)
 
@@ -20,15 +21,17 @@ def no_vars(name: str, default: object = None) -> object:
 class Settings:
     """The run variables that shape the verdict, checked (a bad one names itself)."""
 
-    repeat: int = 3
+    repeat: int | None = None  # REPEAT: the user's cap on any command's runs (None: the budget's own)
     aggregate: str = "median"
     inconclusive: str = "fail"
     on_missing_tool: str = "fail"
     noise: sequential.NoiseModel | None = None
+    budget: Budget | None = None  # how many runs a command may take (variables/budget.yaml, capped by REPEAT)
 
     @classmethod
     def read(cls, var: Vars) -> Settings:
         """Every run variable the gate reads, checked before anything runs (a bad one names itself)."""
         checked = runvars.read(var)  # the one check of every run variable (robot --dryrun uses it too)
         return cls(repeat=checked.repeat, aggregate=checked.aggregate, inconclusive=checked.inconclusive,
-                   on_missing_tool=checked.on_missing_tool, noise=sequential.load())  # fmt: skip
+                   on_missing_tool=checked.on_missing_tool, noise=sequential.load(),
+                   budget=budget.load(repeat=checked.repeat))  # fmt: skip

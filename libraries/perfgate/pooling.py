@@ -1,0 +1,203 @@
+"""The noise of each criterion of a suite, from what the board shows in this run, pooled across the suite's rows.
+
+Model, on the log scale (a throughput or a latency strays by a factor): one run of criterion i measures
+`true_i x exp(e)`, e ~ N(0, sigma_i^2).
+
+- **Shape.** Each row has a shape g_i: the guide's own spread, (max - min) / (4 x value), where it prints one that
+  is not an artefact (perfgate.artefacts); else the board's recorded hardware history of that row (3 runs or more),
+  which replaces the class prior once there is one; else its class sd from variables/noise.yaml.
+- **Suite prior.** The guides' spreads are much wider than a board's run-to-run noise (they mix boards, builds and
+  days), but rows that TI found noisy are noisy: the prior follows the shapes, scaled by one factor per suite,
+  k^2 = sum(df_i s_i^2 / g_i^2) / sum(df_i) over the rows with two runs or more (s_i^2 their sample variance of the
+  logs, df_i = runs - 1). How well the rows follow their shapes gives the prior's degrees of freedom nu0 (limma's
+  moment estimate: Var log(s_i^2 / k^2 g_i^2) = psi1(df_i / 2) + psi1(nu0 / 2)), capped by the pooled df.
+  A suite with too few rows or df (`pool.min_rows`, `pool.min_df`) has no pooled prior: its rows take the class sd
+  (or history) with `prior_df` degrees of freedom.
+- **Posterior.** sigma~_i^2 = (nu0 sigma0_i^2 + df_i s_i^2) / (nu0 + df_i), a Student t with nu0 + df_i df: a row with
+  one or two runs borrows strength from its suite, a row with many runs speaks for itself.
+- **For a FAIL** the guide's own spread (or the class sd where the guide prints none or an artefact) also counts, as a
+  weak prior of `guide_prior_df` degrees of freedom: a board noisier than its run suggests is not failed on a
+  lucky-narrow sample. And a FAIL rests on noise the board showed: never on the class prior alone (a first run whose
+  suite cannot pool yet runs again before it can fail).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+from scipy.special import polygamma
+
+from perfgate.model import Criterion
+
+
+@dataclass(frozen=True)
+class PoolSettings:
+    prior_df: float = 4.0  # the class default's (or history's) degrees of freedom, where a suite cannot pool
+    guide_prior_df: float = 1.0  # the guide's own spread, as a weak prior for a FAIL
+    min_rows: int = 3  # a suite pools its rows' variance from this many rows with two runs or more
+    min_df: float = 4.0  # ... and this many degrees of freedom in all
+    max_prior_df: float = 30.0  # the prior never counts for more than this many runs
+
+
+@dataclass(frozen=True)
+class Prior:
+    """A criterion's noise before this run's own data: its shape and where it came from."""
+
+    shape: float  # relative sd the pooled prior follows (the guide's spread, else history, else the class sd)
+    source: str  # where the shape came from: "guide min/max", "history (5 runs)", "class network", "default"
+    guide: float  # the guide's own spread for the weak FAIL prior (class sd where the guide prints none usable)
+    fallback: float  # the sd where the suite cannot pool: the board's history, else the class sd
+    fallback_source: str
+    artefact: str = ""  # why the guide's min/max is not used (perfgate.artefacts), if it prints one
+    history_df: float | None = None  # a history prior's degrees of freedom (runs - 1)
+
+
+@dataclass(frozen=True)
+class Posterior:
+    sd: float  # relative sd of one run (log scale), for a PASS
+    df: float
+    sd_fail: float  # with the guide's weak prior, for a FAIL
+    df_fail: float
+    source: str  # how it was reached, said in the log and metrics.json
+    seen: bool = True  # whether this run showed any of the board's noise (the row's own runs, or its suite's pool)
+
+    def describe(self) -> str:
+        return f"{self.sd * 100:.2f}% ({self.source}; {self.df:.0f} df)"
+
+
+def log_variance(samples: list[float]) -> float | None:
+    """The sample variance of the logs (None: fewer than two positive samples)."""
+    logs = [math.log(x) for x in samples if x > 0]
+    if len(logs) < 2 or len(logs) != len(samples):
+        return None
+    return statistics.variance(logs)
+
+
+def _trigamma(x: float) -> float:
+    return float(polygamma(1, x))
+
+
+def _inverse_trigamma(y: float) -> float:
+    """x with psi1(x) = y (y > 0), by Newton's method on 1/psi1 as limma does."""
+    x = 0.5 + 1.0 / y if y < 1e6 else 1.0 / math.sqrt(y)
+    for _ in range(50):
+        tri = _trigamma(x)
+        step = tri * (1 - tri / y) / float(polygamma(2, x))
+        x += step
+        if x <= 0:
+            x = 1e-8
+        if abs(step) < 1e-8 * x:
+            break
+    return x
+
+
+@dataclass(frozen=True)
+class SuitePool:
+    k: float | None  # the suite's factor on the shapes (None: no pooled prior)
+    nu0: float  # the pooled prior's degrees of freedom
+    rows: int  # rows that gave a variance
+    df: float  # their degrees of freedom in all
+    follow: float = 1.0  # how far the prior follows the shapes: sd0_i = k x shape_i ** follow
+
+    def sd0(self, shape: float) -> float:
+        assert self.k is not None
+        return self.k * shape**self.follow
+
+
+FOLLOW = (1.0, 0.75, 0.5, 0.25, 0.0)  # how far a prior may follow the shapes: fully ... not at all
+
+
+def pool(priors: dict[str, Prior], samples: dict[str, list[float]], settings: PoolSettings) -> SuitePool:
+    """The suite's prior from every row with two runs or more: how far it follows the rows' shapes (fully, by their
+    square root, ... or not at all: whichever the rows' variances scatter least around, ties to the shapes), its
+    factor k and its degrees of freedom nu0. A board whose rows stray as the guide's are wide gets a prior that
+    follows the guide; one whose noise is alike on every row gets a flat one; either way nu0 says how well it fits."""
+    rows: list[tuple[float, float, float]] = []  # (df_i, s_i^2, g_i)
+    for cid, values in samples.items():
+        p = priors.get(cid)
+        var = log_variance(values)
+        if p is None or var is None or p.shape <= 0:
+            continue
+        rows.append((len(values) - 1.0, var, p.shape))
+    total = sum(d for d, _, _ in rows)
+    if len(rows) < settings.min_rows or total < settings.min_df:
+        return SuitePool(None, settings.prior_df, len(rows), total)
+    best: tuple[float, SuitePool] | None = None
+    for follow in FOLLOW:
+        fit = _fit([(d, v / g ** (2 * follow)) for d, v, g in rows], total, settings, follow)
+        if fit is not None and (best is None or fit[0] < best[0] - 1e-9):
+            best = fit
+    if best is None:  # every row printed the same value each run (a matched clock): no noise seen, no pooling
+        return SuitePool(None, settings.prior_df, len(rows), total)
+    return best[1]
+
+
+def _fit(ratios: list[tuple[float, float]], total: float, settings: PoolSettings,
+         follow: float) -> tuple[float, SuitePool] | None:  # fmt: skip
+    """k and nu0 of a prior sd0_i = k x g_i ** follow, from (df_i, s_i^2 / g_i^(2 follow)) of each row, with the
+    scatter of the rows around it beyond chi-square's (the smaller, the better the prior fits)."""
+    k2 = sum(d * r for d, r in ratios) / total
+    if k2 <= 0:
+        return None
+    # how well the rows follow: the scatter of log(s^2 / k^2 g^2) beyond what chi-square alone gives
+    z = [math.log(max(r / k2, 1e-300)) for _, r in ratios]
+    mean = statistics.fmean(z)
+    n = len(z)
+    excess = statistics.fmean(
+        [(zi - mean) ** 2 * n / (n - 1) - _trigamma(d / 2) for zi, (d, _) in zip(z, ratios, strict=True)]
+    )
+    cap = min(settings.max_prior_df, total)
+    nu0 = cap if excess <= 0 else min(cap, 2 * _inverse_trigamma(excess))
+    return excess, SuitePool(math.sqrt(k2), max(nu0, 1.0), len(ratios), total, follow)
+
+
+def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: PoolSettings) -> Posterior:
+    """The criterion's noise after this run's runs so far (see the module's text)."""
+    var = log_variance(values)
+    df_own = len(values) - 1.0 if var is not None else 0.0
+    own = var if var is not None else 0.0
+    if suite.k is not None:
+        sd0, nu0 = suite.sd0(prior.shape), suite.nu0
+        shape = f"the {prior.source} {prior.shape * 100:.1f}%"
+        how = {1.0: f"{suite.k:.2g} x {shape}", 0.5: f"following the square root of {shape}"}.get(
+            suite.follow, "alike on every row"
+        )
+        source = f"this run, pooled over {suite.rows} rows of the suite ({how})"
+    else:
+        sd0 = prior.fallback
+        nu0 = prior.history_df if prior.history_df is not None else settings.prior_df
+        source = f"{prior.fallback_source} {prior.fallback * 100:.1f}%" + (" and this run" if df_own else "")
+    df = nu0 + df_own
+    sd = math.sqrt((nu0 * sd0**2 + df_own * own) / df)
+    weak = settings.guide_prior_df
+    df_fail = df + weak
+    sd_fail = math.sqrt((nu0 * sd0**2 + df_own * own + weak * prior.guide**2) / df_fail)
+    return Posterior(sd, df, sd_fail, df_fail, source, seen=suite.k is not None or df_own > 0)
+
+
+def prior_of(c: Criterion, guide_sd: float | None, class_sd: float, class_name: str, artefact: str,
+             history: list[float] | None) -> Prior:  # fmt: skip
+    """A criterion's prior. Its shape (what a pooled prior follows): the guide's spread (not an artefact), else its
+    history (3 runs or more), else its class. Its fallback (where the suite cannot pool): its history, else its class:
+    history replaces the class prior, never the guide's shape (the guide says which rows are noisy, the board's
+    history how noisy its own runs are). Its weak FAIL prior: the guide's spread, else the class sd."""
+    usable = guide_sd is not None and not artefact
+    past = history_sd(history or [])
+    n = len(history or [])
+    if past is not None:
+        fallback, fallback_source, history_df = past, f"history ({n} runs)", n - 1.0
+    else:
+        fallback, fallback_source = class_sd, f"class {class_name}" if class_name != "default" else "default"
+        history_df = None
+    if usable:
+        assert guide_sd is not None
+        return Prior(guide_sd, "guide min/max", guide_sd, fallback, fallback_source, artefact, history_df)
+    return Prior(fallback, fallback_source, class_sd, fallback, fallback_source, artefact, history_df)
+
+
+def history_sd(values: list[float]) -> float | None:
+    """The relative sd (log scale) of a criterion's recorded hardware runs (3 or more)."""
+    var = log_variance(values) if len(values) >= 3 else None
+    return math.sqrt(var) if var is not None else None
