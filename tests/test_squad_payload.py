@@ -75,7 +75,7 @@ def test_the_run_option_picks_the_target() -> None:
 def test_the_token_comes_from_the_environment_only(monkeypatch: pytest.MonkeyPatch) -> None:
     where = target.make("https://s.example.org", "g", "p", "MY_TOKEN", origin="lab x's squad section")
     monkeypatch.delenv("MY_TOKEN", raising=False)
-    with pytest.raises(PerfgateError, match=r"variable MY_TOKEN is not set .* named by lab x's squad section"):
+    with pytest.raises(PerfgateError, match=r"variable MY_TOKEN is not set .* target from lab x's squad section"):
         where.token()
     monkeypatch.setenv("MY_TOKEN", " abc \n")
     assert where.token() == "abc"

@@ -167,7 +167,7 @@ def test_each_verdict_reads_back_as_squad_shows_it(
 def test_a_server_that_is_not_there_is_named(published) -> None:
     where = target.make("http://127.0.0.1:9", "g", "p", origin="a test")
     os.environ.setdefault("SQUAD_TOKEN", "unused")
-    with pytest.raises(PerfgateError, match=r"SQUAD server http://127.0.0.1:9 cannot be reached \(a test\)"):
+    with pytest.raises(PerfgateError, match=r"SQUAD server http://127.0.0.1:9 cannot be reached \(from a test\)"):
         publish.publish(published[0], where, build="x")
 
 

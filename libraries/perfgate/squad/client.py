@@ -54,7 +54,7 @@ def submit(target: Target, sub: Submission, token: str, timeout: float = 60) -> 
     request = urllib.request.Request(
         url, data=body, method="POST", headers={"Auth-Token": token, "Content-Type": content_type}
     )
-    where = f"{target.group}/{target.project} on {target.url} ({target.origin})"
+    where = f"{target.group}/{target.project} on {target.url} (from {target.origin})"
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             answer = response.read().decode("utf-8", "replace").strip()
@@ -62,21 +62,21 @@ def submit(target: Target, sub: Submission, token: str, timeout: float = 60) -> 
         text = _text(e)
         if e.code in (401, 403):
             raise PerfgateError(
-                f"SQUAD refused the token in ${target.token_env} for {where}: HTTP {e.code} {text}"
+                f"SQUAD refused the token in ${target.token_env} for {where}: HTTP {e.code}{_said(text)}"
                 " (the token's user must be a submitter, privileged or admin member of the group)"
             ) from None
         if e.code == 404:
             raise PerfgateError(f"SQUAD has no project {where} (HTTP 404), or the token's user cannot see it") from None
         if e.code == 400 and "already a test run with job_id" in text:
             raise PerfgateError(
-                f"already published: SQUAD holds this run for build {sub.build} in {where} ({text})"
+                f"already published: SQUAD holds this run for build {sub.build} in {where}{_said(text)}"
             ) from None
-        raise PerfgateError(f"SQUAD did not take the run for {where}: HTTP {e.code} {text}") from None
+        raise PerfgateError(f"SQUAD did not take the run for {where}: HTTP {e.code}{_said(text)}") from None
     except urllib.error.URLError as e:
-        raise PerfgateError(f"SQUAD server {target.url} cannot be reached ({target.origin}): {e.reason}") from None
+        raise PerfgateError(f"SQUAD server {target.url} cannot be reached (from {target.origin}): {e.reason}") from None
     except (TimeoutError, OSError) as e:
         raise PerfgateError(
-            f"SQUAD server {target.url} did not answer in {timeout:g} s ({target.origin}): {e}"
+            f"SQUAD server {target.url} did not answer in {timeout:g} s (from {target.origin}): {e}"
         ) from None
     try:
         return int(answer)
@@ -84,6 +84,10 @@ def submit(target: Target, sub: Submission, token: str, timeout: float = 60) -> 
         raise PerfgateError(
             f"SQUAD at {target.url} answered {answer[:200]!r}, not a test run id: is it SQUAD?"
         ) from None
+
+
+def _said(text: str) -> str:
+    return f": {text}" if text else ""
 
 
 def _text(error: urllib.error.HTTPError) -> str:

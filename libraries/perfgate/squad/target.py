@@ -45,7 +45,7 @@ class Target:
             raise PerfgateError(
                 f"SQUAD token: the environment variable {self.token_env} is not set "
                 f"(it holds the API token of a user that may submit to {self.group}/{self.project}; "
-                f"named by {self.origin})"
+                f"target from {self.origin})"
             )
         return value
 
