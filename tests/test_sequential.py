@@ -292,6 +292,12 @@ def test_history_noise_is_read_from_the_boards_passing_hardware_runs(tmp_path: P
     values = history.measured_values(path)
     assert values == {"b.s.t.r.m": [100.0, 104.0, 96.0]}  # failing, faulted and unfinished runs are not noise
     assert MODEL.prior(crit(), values["b.s.t.r.m"]).fallback == pytest.approx(0.04, rel=0.05)
+    # a run recorded with its samples (every run of its command) gives each of them, not only its median
+    sampled = json.dumps({"run": "7", "started": "7", "status": "finished", "verdict": "pass", "faults": None,
+                          "metrics": {"b.s.t.r.m": {"measured": 101.0, "samples": [99.0, 101.0, 103.0]}}})  # fmt: skip
+    path.write_text("\n".join([*lines, sampled]) + "\n")
+    assert history.measured_values(path)["b.s.t.r.m"] == [100.0, 104.0, 96.0, 99.0, 101.0, 103.0]
+    assert "samples" in history.KEPT
 
 
 def test_bad_noise_and_budget_files_name_file_key_and_line(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from perfgate.report import rundir
 from perfgate.report.metrics import RUN_JSON, counts, run_state, run_verdict, update_meta, verdict_reason
 
 HISTORY = "history.jsonl"
-KEPT = ("suite", "name", "unit", "measured", "published", "direction", "tolerance", "verdict")
+KEPT = ("suite", "name", "unit", "measured", "published", "direction", "tolerance", "verdict", "samples")
 META = ("board", "lab", "virtual", "guide", "release", "started", "finished", "command")
 
 
@@ -91,17 +91,26 @@ def read(path: Path) -> History:
 
 
 def measured_values(path: Path) -> dict[str, list[float]]:
-    """Each criterion's measured values over the board's finished, unfaulted, non-failing runs in a history file
-    (the noise a healthy board of the lab has shown; perfgate.sequential reads it when the guide prints no min/max)."""
+    """Each criterion's single-run values over the board's finished, unfaulted, passing runs in a history file: every
+    run's samples (each run of its command), or its judged value where a record keeps no samples (an older history).
+    The noise a healthy board of the lab has shown, run to run and day to day: perfgate.sequential's prior for the
+    criterion in place of its class default."""
     out: dict[str, list[float]] = {}
     for rec in read(path).runs:
         if rec.get("status") not in (None, "finished") or rec.get("faults") or rec.get("verdict") != "pass":
             continue
         for cid, m in rec["metrics"].items():
-            value = m.get("measured") if isinstance(m, dict) else None
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                out.setdefault(cid, []).append(float(value))
-    return out
+            if not isinstance(m, dict):
+                continue
+            samples = [v for v in (m.get("samples") or []) if _number(v)]
+            value = m.get("measured")
+            values = samples or ([value] if _number(value) else [])
+            out.setdefault(cid, []).extend(float(v) for v in values)
+    return {cid: values for cid, values in out.items() if values}
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def sweep_killed(board_dir: Path) -> list[Path]:
