@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from perfgate import artefacts
 from perfgate.guides.importer import GuideImport
 
 
@@ -28,6 +29,14 @@ def render(gi: GuideImport) -> str:
                      f"assumed: {'; '.join(nb.assumed)}")  # fmt: skip
     for w in gi.warnings:
         lines.append(f"  WARNING  {gi.name}: {w}")
+    # published min/max that are not spreads: the verdict never takes them as noise (perfgate.artefacts)
+    for board in sorted(per_board):
+        mine = [c for c in gi.criteria if c.board == board]
+        found = artefacts.find(mine)
+        for c in mine:
+            why = found.get(c.id)
+            if why:
+                lines.append(f"  spread   {c.source} {board} '{c.row}': not a spread, not used as noise: {why}")
     for tr in gi.results:
         for line, message in tr.cell_errors:
             lines.append(f"  ERROR    {gi.name}:{line} '{tr.title}': {message}")
