@@ -123,3 +123,31 @@ def test_the_sims_output_reads_back() -> None:
     out = sim_rpmsg.render(command, {rpmsg.KEY_AVG: 154.2, rpmsg.KEY_MAX: 255.4}, random.Random(1))
     assert rpmsg.parse(out, command) == {rpmsg.KEY_AVG: 154.0, rpmsg.KEY_MAX: 255.0}
     assert "on rproc id 2 ..." in out and tools.warnings("rpmsg", out) == []
+
+
+class _Board:
+    """A context whose board prints a fixture for every rpmsg_char_benchmark run."""
+
+    def __init__(self, fixture: str) -> None:
+        self.profile, self.lab, self.board = boards.profile("am64xx_evm"), {}, "am64xx_evm"
+        self.text, self.notes, self.last_evidence = text(fixture), [], "raw/rpmsg.txt"
+
+    def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell") -> str:
+        return self.text
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+
+def test_the_workload_says_what_a_negative_round_trip_did() -> None:
+    crits, _ = _am64()
+    ctx = _Board("negative-latency.txt")
+    m = WORKLOAD.measure(crits, ctx)  # type: ignore[arg-type]
+    assert set(m.values) == {c.id for c in crits} and not m.missing
+    assert sum("1 of 10 round trips came out negative" in n for n in ctx.notes) == 4  # one per run
+
+
+def test_the_workload_fails_a_run_that_exited_0_but_failed() -> None:
+    crits, _ = _am64()
+    m = WORKLOAD.measure(crits, _Board("failed-recv.txt"))  # type: ignore[arg-type]
+    assert not m.values and all("recv_msg failed" in why for why in m.missing.values())

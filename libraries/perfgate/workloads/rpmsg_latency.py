@@ -13,6 +13,7 @@ import shlex
 
 from perfgate.errors import DataError
 from perfgate.model import Criterion
+from perfgate.tools import rpmsg
 from perfgate.tools.rpmsg import keys_for
 from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
 from perfgate.workloads.settings import settings
@@ -86,12 +87,32 @@ class RpmsgLatency(Workload):
 
     def measure(self, criteria: list[Criterion], ctx: Context) -> Measurements:
         runs, missing = self.plan_with_missing(criteria, ctx.profile, ctx.lab)
-        out = run_all(runs, ctx)
+        kept = _Kept(ctx)
+        out = run_all(runs, kept)  # type: ignore[arg-type]
         for cid, why in missing.items():
             out.missing.setdefault(cid, why)
         for run in runs:
             ctx.note(f"`{run.command}`: {', '.join(run.keys)} by rpmsg_char_benchmark")
+            text = kept.texts.get(run.command)
+            for warning in rpmsg.warnings(text, run.command) if text else []:
+                ctx.note(f"{run.label}: {warning}")
         return out
+
+
+class _Kept:
+    """The context, keeping what each command printed (for the parser's warnings after run_all)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self.texts: dict[str, str] = {}
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._ctx, name)
+
+    def run(self, command: str, **kwargs: object) -> str:
+        text = self._ctx.run(command, **kwargs)  # type: ignore[arg-type]
+        self.texts[command] = text
+        return text
 
 
 WORKLOAD = RpmsgLatency()
