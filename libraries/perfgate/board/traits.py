@@ -6,6 +6,12 @@ Real traits the patterns allow for (issue 11): a getty prompt with text after it
 GPL-3.0 notice, a kernel message), a shell prompt in another directory (`root@am64xx-evm:~/.cache/x#`), autoboot
 strings other than TI's (BeaglePlay: `Press SPACE to abort autoboot`), boards with no autoboot line at all (Falcon
 mode, an SBL: `uboot.autoboot: []`) whose kernel start is the first kernel line.
+
+The key that stops the autoboot (issue 21): U-Boot built with CONFIG_AUTOBOOT_KEYED stops only for its
+AUTOBOOT_STOP_STR, and its prompt (CONFIG_AUTOBOOT_PROMPT) says which: `Press SPACE to abort autoboot in 2 seconds`,
+`Hit 's' to stop autoboot`, `Enter "go" to abort autoboot`, `autoboot in 1 seconds (stop with 'd')`. The key is
+the board data's when an autoboot entry names it (`{line: ..., key: ...}`), else read from the line (a quoted string
+is typed as it is; a key name through `uboot.key_names`: SPACE, ENTER, ESC, Ctrl+C), else `uboot.interrupt` (any key).
 """
 
 from __future__ import annotations
@@ -16,6 +22,12 @@ from dataclasses import dataclass, field
 # a literal prompt `user@host:<dir># ` matches any directory (TI images print the working directory)
 USER_HOST_PROMPT = re.compile(r"^(?P<who>[^@\s]+@[^:\s]+):(?P<dir>\S*?)(?P<sign>[#$])\s*$")
 KERNEL_MESSAGE = r"\[\s*\d+\.\d+\]"
+# the key an autoboot line asks for: `Press SPACE to`, `Hit 's' to`, `Enter "go" to`, `<Esc>`, `(stop with 'd')`
+AUTOBOOT_KEY = re.compile(
+    r"\b(?:press|hit|type|enter)\s+(?:the\s+)?(?P<key>'[^'\n]+'|\"[^\"\n]+\"|<[^>\n]+>|[^\s,.:;]+)(?:\s+key)?"
+    r"(?:\s+or\s+\S+)?\s+to\b|\bstop\s+with\s+(?P<with>'[^'\n]+'|\"[^\"\n]+\")",
+    re.I,
+)
 
 
 def _strings(value: object, default: list[str]) -> list[str]:
@@ -23,7 +35,14 @@ def _strings(value: object, default: list[str]) -> list[str]:
         return list(default)
     if isinstance(value, str):
         return [value]
-    return [str(v) for v in value]  # type: ignore[union-attr]
+    return [str(v["line"]) if isinstance(v, dict) else str(v) for v in value]  # type: ignore[union-attr]
+
+
+def _autoboot_keys(value: object) -> dict[str, str]:
+    """The keys the board data names for its autoboot lines: entries `{line: ..., key: ...}` of uboot.autoboot."""
+    if not isinstance(value, list):
+        return {}
+    return {str(v["line"]): str(v["key"]) for v in value if isinstance(v, dict) and v.get("key") is not None}
 
 
 def no_uboot_reason(profile: dict) -> str | None:
@@ -50,6 +69,8 @@ class Traits:
     uboot_prompt: str = "=> "
     autoboot: list[str] = field(default_factory=lambda: ["Hit any key to stop autoboot"])
     interrupt: str = " "
+    autoboot_keys: dict[str, str] = field(default_factory=dict)  # autoboot line -> the key the data names for it
+    key_names: dict[str, str] = field(default_factory=dict)  # SPACE -> " ", Ctrl+C -> "\x03" (uboot.key_names)
     boot_command: str = "boot"
     reset_command: str = "reset"
     kernel_start: list[str] = field(default_factory=lambda: ["Starting kernel ..."])
@@ -79,6 +100,8 @@ class Traits:
             uboot_prompt=get(u, "prompt", d.uboot_prompt),
             autoboot=_strings(u.get("autoboot"), d.autoboot),
             interrupt=get(u, "interrupt", d.interrupt),
+            autoboot_keys=_autoboot_keys(u.get("autoboot")),
+            key_names={str(k).upper(): str(v) for k, v in (u.get("key_names") or {}).items()},
             boot_command=get(u, "boot_command", d.boot_command),
             reset_command=get(u, "reset_command", d.reset_command),
             kernel_start=_strings(x.get("kernel_start"), d.kernel_start),
@@ -131,6 +154,26 @@ class Traits:
         """The U-Boot prompt at the start of a line (a few stray bytes before or after it are tolerated)."""
         p = re.escape(self.uboot_prompt.rstrip())
         return re.compile(rf"(?:^|\n)[^\n]{{0,3}}?{p}[^\n]{{0,16}}$|(?:^|\n){p}(?=[ \t]*$|[ \t]*\n)")
+
+    def interrupt_for(self, line: str) -> tuple[str, str]:
+        """The key to type at this autoboot line, and where it came from: the board data's key for the entry the
+        line shows, else the key the line names (`Press SPACE`, `Hit 's'`, `Enter "go"`, `(stop with 'd')`), else
+        `uboot.interrupt` (the line says "any key", or names none the gate knows)."""
+        for entry, key in self.autoboot_keys.items():
+            if entry in line:
+                return key, f"the board data's key for {entry!r}"
+        m = AUTOBOOT_KEY.search(line)
+        if m:
+            said = m.group("key") or m.group("with")
+            bare = said.strip("'\"<>")
+            name = re.sub(r"[\s_]+", "", bare).upper().replace("CTRL-", "CTRL+")
+            if name in self.key_names:
+                return self.key_names[name], f"{said} named in the autoboot line"
+            if said[0] in "'\"" and bare:
+                return bare, f"{said} named in the autoboot line"
+            if len(bare) == 1:
+                return bare, f"{said} named in the autoboot line"
+        return self.interrupt, "uboot.interrupt"
 
     def autoboot_re(self) -> re.Pattern[str]:
         return re.compile("|".join(re.escape(a) for a in self.autoboot))

@@ -35,6 +35,7 @@ class UBootDriver:
     def __init__(self, console: ConsoleDriver, traits: Traits) -> None:
         self.console = console
         self.traits = traits
+        self._autoboot_at: int | None = None  # console offset of the last autoboot line seen
 
     def wait_autoboot(self, since: int, timeout: float, silence: float | None = None, kernel: bool = False) -> Match:
         """Wait for one of the board's autoboot strings (`Hit any key to stop autoboot`, `Press SPACE to abort
@@ -43,13 +44,30 @@ class UBootDriver:
         its autoboot line did not show as such (line noise garbled it)."""
         names = " or ".join(repr(a) for a in self.traits.autoboot)
         patterns = [self.traits.autoboot_re()] + ([self.traits.kernel_start_re()] if kernel else [])
-        return self.console.expect(patterns, timeout, what=f"the U-Boot autoboot prompt ({names})", since=since,
-                                   fail=self.traits.fail_patterns(), silence=silence)  # fmt: skip
+        m = self.console.expect(patterns, timeout, what=f"the U-Boot autoboot prompt ({names})", since=since,
+                                fail=self.traits.fail_patterns(), silence=silence)  # fmt: skip
+        if m.index == 0:
+            self._seen(m)
+        return m
+
+    def _seen(self, m: Match) -> None:
+        self._autoboot_at = m.start
+
+    @property
+    def autoboot_line(self) -> str:
+        """The console line of the last autoboot match, as far as it has come (the key it names may follow the
+        matched text: `autoboot in 1 seconds (stop with 'd')`); "" when none was seen."""
+        if self._autoboot_at is None:
+            return ""
+        text = self.console.text()
+        start = text.rfind("\n", 0, self._autoboot_at) + 1
+        end = text.find("\n", self._autoboot_at)
+        return text[start : end if end >= 0 else len(text)]
 
     def interrupt(self, timeout: float) -> None:
         """After the autoboot line: type the interrupt key until the U-Boot prompt shows."""
         prompt = self.traits.uboot_prompt_re()
-        key = self.traits.interrupt
+        key, why = self.traits.interrupt_for(self.autoboot_line)
         deadline = time.monotonic() + timeout
         after = self.console.mark()
         while True:
@@ -59,7 +77,8 @@ class UBootDriver:
                 break
             except ConsoleTimeout:
                 if time.monotonic() > deadline:
-                    raise ConsoleTimeout(f"typed {key!r} after the autoboot prompt but no U-Boot prompt "
+                    raise ConsoleTimeout(f"typed {key!r} ({why}) after the autoboot prompt "
+                                         f"{self.autoboot_line.strip()!r} but no U-Boot prompt "
                                          f"{self.traits.uboot_prompt!r} within {timeout:g} s") from None  # fmt: skip
         self.console.quiet(0.1, 1.0)
         self.console.consume()
@@ -76,6 +95,7 @@ class UBootDriver:
             raise ConsoleTimeout(f"U-Boot did not answer `{command}` within {timeout:g} s (no prompt "
                                  f"{self.traits.uboot_prompt!r}){noise}: {e}") from None  # fmt: skip
         if m.index == 1:
+            self._seen(m)
             self._restarted(f"during `{command}`", m.text, timeout)
         text = self.console.text(since, m.start)
         first = text.find("\n")

@@ -164,6 +164,8 @@ def with_defaults(board: str, profile: dict, notes: list[str]) -> dict:
     for section, key in ((p["uboot"], "autoboot"), (p["linux"], "kernel_start")):
         if isinstance(section[key], list):
             section[key] = section[key][0] if section[key] else None
+        if isinstance(section[key], dict):  # an autoboot entry naming its key: {line: ..., key: ...}
+            section[key] = section[key].get("line")
     for key in ("prompt", "sh_prompt", "login_prompt"):
         p["linux"][key] = str(p["linux"][key]).replace("{hostname}", host)
     p.setdefault("network", True)
