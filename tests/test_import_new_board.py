@@ -103,3 +103,42 @@ def test_the_gate_runs_the_new_board_on_the_sim(scratch: Path, imported, tmp_pat
         got = run_gate(tmp_path / release, "am62dxx_sk", [suite], RELEASE=release)
         assert got["rc"] == 0, got["stdout"][-3000:]
         assert len(got["tests"]) == count and all(s == "PASS" for s, _ in got["tests"].values()), got["tests"]
+
+
+CRYPTO = """\
+CRYPTO
+======
+
+.. csv-table:: Crypto Accelerator Performance
+   :header: "Algorithm", "Size (bytes)", "Accelerator (MB/s)"
+
+   "aes-128-cbc", "16", "0.34"
+"""
+EVM = """\
++----------------+------------------------------------------------+
+| Name           | Description                                    |
++================+================================================+
+| AM62Dx SK      | AM62Dx Starter Kit (constructed)               |
++----------------+------------------------------------------------+
+{more}
+Table:  Evaluation Modules
+
+"""
+MORE = """\
+| AM64x EVM      | AM64x EVM (constructed)                        |
++----------------+------------------------------------------------+"""
+
+
+@pytest.mark.parametrize(("head", "modules"), [("", "0 Evaluation Modules (none known)"),
+                                               (EVM.format(more=MORE), "2 Evaluation Modules")])  # fmt: skip
+def test_a_table_that_names_no_board_is_still_an_error_with_file_and_line(tmp_path: Path, head: str,
+                                                                          modules: str) -> None:  # fmt: skip
+    """No Evaluation Modules table, or two modules (one of them new): whose numbers they are is not known."""
+    root = tmp_path / "root"
+    shutil.copytree(REPO / "variables", root / "variables", ignore=shutil.ignore_patterns("thresholds"))
+    g = tmp_path / "linux-99.01.00-frob.rst"
+    g.write_text(head + CRYPTO, encoding="utf-8")
+    line = next(i for i, ln in enumerate(g.read_text().splitlines(), 1) if ".. csv-table::" in ln)
+    r = perfgate(root, "import", str(g))
+    assert r.returncode == 1
+    assert f"linux-99.01.00-frob.rst:{line}: its columns name no board and the guide has {modules}" in r.stderr
