@@ -73,9 +73,9 @@ def test_the_run_option_picks_the_target() -> None:
 
 
 def test_the_token_comes_from_the_environment_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    where = target.make("https://s.example.org", "g", "p", "MY_TOKEN", origin="lab x's squad section")
+    where = target.make("https://s.example.org", "g", "p", "MY_TOKEN", origin="the squad section of lab x")
     monkeypatch.delenv("MY_TOKEN", raising=False)
-    with pytest.raises(PerfgateError, match=r"variable MY_TOKEN is not set .* target from lab x's squad section"):
+    with pytest.raises(PerfgateError, match=r"variable MY_TOKEN is not set .* target from the squad section of lab x"):
         where.token()
     monkeypatch.setenv("MY_TOKEN", " abc \n")
     assert where.token() == "abc"

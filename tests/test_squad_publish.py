@@ -145,6 +145,27 @@ def test_the_command_publishes_once_per_build_and_says_why_not(server: squadserv
     assert "x" not in builds and "12.00.00-rerun" in builds
 
 
+def test_the_command_takes_the_target_from_a_lab_file(server: squadserver.Server, published, tmp_path: Path) -> None:
+    """--lab <file>: url, group, project and the token's variable from the lab's squad section."""
+    lab = tmp_path / "squadlab.yaml"
+    lab.write_text(
+        (paths.labs() / "sim.yaml").read_text(encoding="utf-8")
+        + f"""
+squad: {{url: "{server.url}", group: {server.group}, project: {server.project}, token_env: LAB_SQUAD_TOKEN}}
+""",
+        encoding="utf-8",
+    )
+    argv = [sys.executable, "-m", "perfgate", "publish", "squad", str(published[0]), "--lab", str(lab),
+            "--build", "from-lab"]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "SQUAD_TOKEN"}
+    missing = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2 and "LAB_SQUAD_TOKEN is not set" in missing.stderr, missing.stderr
+    assert f"from the squad section of lab sim ({lab})" in missing.stderr
+    done = subprocess.run(argv, env={**env, "LAB_SQUAD_TOKEN": server.token}, capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0 and "build from-lab" in done.stdout, done.stderr
+
+
 def test_each_verdict_reads_back_as_squad_shows_it(
     server: squadserver.Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -64,7 +64,7 @@ def _target(args: argparse.Namespace, run: rundir.Run) -> target.Target:
         )
     if args.token_env:
         section = {**section, "token_env": args.token_env}
-    return target.from_section(section, lab.name)
+    return target.from_section(section, lab.name, lab.path)
 
 
 def run(args: argparse.Namespace) -> int:

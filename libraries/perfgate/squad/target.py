@@ -122,15 +122,10 @@ def validate_section(section: Any, error: Callable[..., Exception]) -> None:
     )
 
 
-def from_section(section: dict, lab_name: str) -> Target:
-    return make(
-        section.get("url"),
-        section.get("group"),
-        section.get("project"),
-        section.get("token_env"),
-        section.get("environment"),
-        origin=f"lab {lab_name}'s squad section",
-    )
+def from_section(section: dict, lab_name: str, path: object = None) -> Target:
+    origin = f"the squad section of lab {lab_name}" + (f" ({path})" if path else "")
+    return make(section.get("url"), section.get("group"), section.get("project"), section.get("token_env"),
+                section.get("environment"), origin=origin)  # fmt: skip
 
 
 def for_run(option: object, lab: dict) -> Target | None:
