@@ -126,6 +126,9 @@ def validate(lab: LabFile) -> None:
         return
     if not isinstance(lv, dict):
         raise lab.error("a lava lab needs a mapping {server:, user:, token_env:, device_type:, deploy:, boot:}", "lava")
+    if "token" in lv:
+        raise lab.error("never put the token in the lab file: name it in token_env (an environment variable) or "
+                        "identity (lavacli's identity file)", "lava", "token")  # fmt: skip
     unknown = sorted(set(map(str, lv)) - set(KEYS))
     if unknown:
         raise lab.error(f"unknown key (known: {', '.join(KEYS)})", "lava", unknown[0])
@@ -150,8 +153,6 @@ def validate(lab: LabFile) -> None:
         raise lab.error("give one token source: token_env or identity, not both", "lava", "identity")
     if lv.get("identity_file") is not None and not isinstance(lv["identity_file"], str):
         raise lab.error("must be a file path (lavacli's identity file)", "lava", "identity_file")
-    if "token" in lv:
-        raise lab.error("never put the token in the lab file", "lava", "token")
     tags = lv.get("tags") or []
     if not isinstance(tags, list) or not all(isinstance(t, str) and NAME.fullmatch(t) for t in tags):
         raise lab.error(f"must be a list of LAVA device tags, not {tags!r}", "lava", "tags")
