@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,18 @@ def test_the_group_block_beside_the_job_block_changes_nothing_and_two_groups_of_
     with pytest.raises(ParseError, match=r"two fio groups report READ.*line 2.*line 7") as e:
         fio.parse(group + group)
     assert e.value.line == 7
+
+
+@pytest.mark.skipif(not shutil.which("fio"), reason="needs fio (setup.sh installs it)")
+def test_live_run_status_group_alone_reads_as_the_whole_output(tmp_path: Path) -> None:
+    """The real fio here, TI's options, 1 s: its output cut to the Run status group block (what a log keeps of the
+    end of the run) gives the same throughput, in decimal MB/s, as the job block of the whole output."""
+    cmd = ["fio", "--name=read_1m", f"--filename={tmp_path / 'fio.test'}", "--size=16M", "--bs=1m", "--rw=read",
+           "--ioengine=libaio", "--iodepth=4", "--numjobs=1", "--direct=1", "--time_based", "--runtime=1"]  # fmt: skip
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
+    if "direct" in run.stdout + run.stderr and run.returncode:  # a tmpfs refuses O_DIRECT
+        run = subprocess.run([c for c in cmd if c != "--direct=1"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    whole = fio.parse(run.stdout)
+    group = run.stdout[run.stdout.index("Run status group") :]
+    assert fio.parse(group)["read throughput (MB/s)"] == whole["read throughput (MB/s)"]

@@ -4,6 +4,10 @@ round trip, including the rate-limited UDP trials of the RFC 2544 search."""
 from __future__ import annotations
 
 import random
+import shutil
+import socket
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -247,3 +251,39 @@ def test_udp_loss_of_the_docs_shape_keeps_its_precision() -> None:
     # constructed: the [SUM] receiver line TI's docs show (`1/235500 (0.00042%)`), in iperf 3.12's layout
     line = "[SUM]   0.00-60.00  sec  1.54 GBytes   220 Mbits/sec  0.011 ms  1/235500 (0.00042%)  receiver\n"
     assert iperf3.parse(line)[LOSS] == pytest.approx(100.0 / 235500)
+
+
+@pytest.mark.skipif(not shutil.which("iperf3"), reason="needs iperf3 (setup.sh installs it)")
+def test_live_udp_run_with_the_server_output_counts_the_stream_once(tmp_path: Path) -> None:
+    """The real iperf3 here: a UDP run with --get-server-output, and the server's own log put before the client's
+    output (a log of both ends): each reads one stream at the offered rate, not twice it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    log = tmp_path / "server.txt"
+    with log.open("w") as out:
+        server = subprocess.Popen(["iperf3", "-s", "-1", "-p", port], stdout=out, stderr=subprocess.STDOUT)
+        try:
+            client = ""
+            for _ in range(50):  # the server listens within a moment
+                run = subprocess.run(["iperf3", "-c", "127.0.0.1", "-p", port, "-u", "-b", "40M", "-t", "1",
+                                      "--get-server-output"], capture_output=True, text=True, timeout=30)  # fmt: skip
+                client = run.stdout
+                if run.returncode == 0:
+                    break
+                time.sleep(0.1)
+            server.wait(timeout=30)
+        finally:
+            server.kill()
+    assert "Server output:" in client and client.count("receiver") == 2
+    m = iperf3.parse(client)
+    assert m[THROUGHPUT] == pytest.approx(40.0, rel=0.1) and LOSS in m
+    assert iperf3.parse(log.read_text() + client)[THROUGHPUT] == m[THROUGHPUT]
+
+
+def test_a_server_log_of_two_connections_is_two_runs() -> None:
+    udp = capture(FIX / "udp-b100M-t2-server-then-client.txt").split("Connecting to host")[0]
+    tcp = capture(FIX / "tcp-t2-server-then-client.txt").split("Connecting to host")[0]
+    assert iperf3.parse(udp)[THROUGHPUT] == pytest.approx(100.0)  # the server's log alone reads
+    with pytest.raises(ParseError, match="two iperf3 runs in one output: a header at line 4"):
+        iperf3.parse(udp + tcp)

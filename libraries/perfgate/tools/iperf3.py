@@ -99,9 +99,13 @@ def _json(text: str) -> tuple[dict, int] | None:
 
 def _runs(lines: list[str]) -> None:
     """Two runs in one output (two client headers, or a server log of two tests) is an error naming both. A client
-    header and a server header are the two ends of one run (a log of both, or --get-server-output)."""
+    header and a server header are the two ends of one run (a log of both, or --get-server-output); the same
+    `Accepted connection from <host>, port <its port>` twice is one connection (the server's log and the client's
+    --get-server-output section of it)."""
     for pattern in (CLIENT_HEADER, SERVER_HEADER):
         found = [(n, ln.strip()) for n, ln in enumerate(lines, 1) if pattern.match(ln.strip())]
+        if pattern is SERVER_HEADER:  # one connection (its client port) in the server's log and --get-server-output
+            found = [f for i, f in enumerate(found) if f[1] not in {g[1] for g in found[:i]}]
         if len(found) > 1:
             (n1, a), (n2, b) = found[0], found[1]
             raise ParseError(
