@@ -60,16 +60,14 @@ class Server:
         return json.loads(self.get(path))
 
     def results(self, path: str) -> list[dict]:
-        """Every item of a paginated REST list (SQUAD pages by 50)."""
+        """Every item of a paginated REST list (SQUAD pages by 50; `next` is an absolute URL on this server)."""
         out: list[dict] = []
         url: str | None = path
         while url:
             page = self.json(url)
             out += page["results"]
             url = page.get("next")
-            if url:
-                url = url[len(self.url) :] if url.startswith(self.url) else url.split("://", 1)[1].split("/", 1)[1]
-                url = url if url.startswith("/") else "/" + url
+            url = url.removeprefix(self.url) if url else None
         return out
 
     def stop(self) -> None:
