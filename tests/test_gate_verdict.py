@@ -139,7 +139,7 @@ def test_a_run_that_measured_nothing_fails(tmp_path: Path) -> None:
     assert _history(tmp_path)["verdict"] == "fail" and _verdict_on_page(run) == "FAIL"
     assert "nothing was measured" in (run / "comparison.html").read_text()
     assert f"perfgate: verdict FAIL: nothing was measured: {n} of {n} criteria skipped" in p.stdout
-    assert re.search(r"FAIL: Suites\.Gate Verdict\s+nothing was measured", p.stdout), p.stdout[-2000:]
+    assert re.search(r"FAIL: am62xx_sk\.Gate Verdict\s+nothing was measured", p.stdout), p.stdout[-2000:]
 
 
 @pytest.mark.slow

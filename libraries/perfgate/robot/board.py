@@ -20,6 +20,7 @@ from pathlib import Path
 from robot.api import logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
+from robot.running.context import EXECUTION_CONTEXTS
 
 from perfgate import boards, runvars
 from perfgate.board import boottime
@@ -52,8 +53,9 @@ def _text(value: object) -> str:
     return "" if value is None or str(value).upper() == "NONE" else str(value)
 
 
-@library(scope="GLOBAL", auto_keywords=False)
+@library(scope="GLOBAL", listener="SELF", auto_keywords=False)
 class Board:
+    ROBOT_LISTENER_API_VERSION = 3
     active: Board | None = None  # the instance with an open lab: suites that do not import it still reach it
 
     def __init__(self) -> None:
@@ -77,9 +79,13 @@ class Board:
 
         No LAB means the built-in `sim` lab: the console and the log say `LAB=sim: simulated board, not hardware`,
         and `${VIRTUAL}` (for the report), `${LAB_NAME}` and `${LAB_BANNER}` are set."""
+        up = (self.name, self.lab.path) if self.board is not None and self.lab is not None else None
         try:
             self.name = boards.resolve(board)
-            self.lab = load(_text(lab), self.name)
+            loaded = load(_text(lab), self.name)
+            if up is not None and up == (self.name, loaded.path):  # a user suite brought this board up already
+                loaded = self.lab
+            self.lab = loaded
             self.profile = board_profile(self.name, self.lab)
             squad_option.check({**self.lab.data, "name": self.lab.name})  # -v SQUAD, before a run
         except UnknownBoard as e:  # said on the console, and the run stops
@@ -111,6 +117,9 @@ class Board:
         goes to ${RUN_DIR}/serial.log (the output directory before a run directory exists)."""
         if self.lab is None:
             raise AssertionError("no lab: `Open Lab` must come first")
+        if self.board is not None:  # up already (a user suite of this run brought it up): the same board
+            logger.info(f"the {self.lab.name} lab's board is up already: taken as it is")
+            return
         if self.lab.kind == "lava":  # no console, no power: LAVA's jobs boot the board (Bring Up Board submits)
             self.lava = LavaBoard(self.lab, self.name, self.profile, self._console_say)
             Board.active = self
@@ -214,10 +223,24 @@ class Board:
         logger.info(message)
         logger.console(f"perfgate: {message}")
 
+    def start_suite(self, data, result) -> None:
+        """The run's suites (the running model), for `close_lab` to know whether a user suite holds the board."""
+        from perfgate.robot import userboard
+
+        userboard.remember(data)
+
     @keyword
-    def close_lab(self) -> None:
+    def close_lab(self, final: bool = False) -> None:
         """Close SSH and the console, stop the lab's board process (or give the labgrid place back), and link the
-        serial transcript in the log."""
+        serial transcript in the log. While a suite of the run uses the board (perfgate.robot.userboard), a suite's
+        teardown leaves it up: it goes down when the run ends."""
+        from perfgate.robot.userboard import holds_the_board
+
+        ctx = EXECUTION_CONTEXTS.current
+        if not final and ctx is not None and ctx.suite.parent is not None and holds_the_board():  # not the top
+            logger.info("the board stays up: a suite of this run uses it (perfgate.robot.userboard); it goes down "
+                        "when the run ends")  # fmt: skip
+            return
         if self.lava is not None:
             self.lava.close()
         if self.board:

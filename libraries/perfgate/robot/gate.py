@@ -94,6 +94,7 @@ class Gate:
         stuck_at = self.judge.undecidable
         for warning in plan.warnings(s.selection.criteria, s.selected, s.settings, s.profile, s.lab, stuck_at, _var):
             logger.warn(warning)
+        self._sync_verdict_test()  # there from the start: a run whose suites never reach the gate (a user's) fails
         return str(s.run_dir)
 
     @keyword

@@ -84,8 +84,7 @@ def _register(settings) -> None:
         modifier = BadBoard(str(e) if board else "BOARD is not set: run with -v BOARD:<board> "
                                                   "(python -m perfgate boards lists them)")  # fmt: skip
     else:
-        if rerun:
-            modifier = Rerun(modifier, settings)
+        modifier = Rerun(modifier, settings)
     settings["PreRunModifiers"] = [*settings.pre_run_modifiers, modifier]  # a new list: never Robot's default
 
 
@@ -108,16 +107,26 @@ class BadBoard(SuiteVisitor):
 
 
 class Rerun(SuiteVisitor):
-    """The expansion, then `--rerunfailed`'s names mapped onto this run's tests by suite file and test name."""
+    """The expansion; then the run's own selection follows it: `--suite`/`--test` patterns that name the top suite
+    by its old name (`-s Suites.Storage`) name it by the board, and `--rerunfailed`'s failed tests are mapped onto
+    this run's tests by suite file and test name."""
 
     def __init__(self, criteria: SuiteVisitor, settings) -> None:
         self.criteria = criteria
         self.settings = settings
 
     def visit_suite(self, suite) -> None:
+        before = suite.name
         suite.visit(self.criteria)
         if suite.parent is not None:
             return
+        if suite.name != before:
+            for option in ("SuiteNames", "TestNames"):
+                self.settings[option] = [_renamed(p, before, suite.name) for p in self.settings[option]]
+        if self.settings["ReRunFailed"]:
+            self._rerun(suite)
+
+    def _rerun(self, suite) -> None:
         from robot.result import ExecutionResult
         from robot.utils import glob_escape
 
@@ -133,6 +142,17 @@ class Rerun(SuiteVisitor):
             names = [*self.settings["TestNames"], *(glob_escape(n) for n in here)]
             self.settings["TestNames"] = names
             self.settings["ReRunFailed"] = None
+
+
+def _renamed(pattern: str, old: str, new: str) -> str:
+    """A selection pattern that starts with the top suite's old name, with its new one (Robot's matching ignores
+    case, spaces and underscores)."""
+
+    def norm(text: str) -> str:
+        return text.lower().replace(" ", "").replace("_", "")
+
+    head, dot, rest = pattern.partition(".")
+    return f"{new}{dot}{rest}" if norm(head) == norm(old) else pattern
 
 
 def _key(test) -> tuple[str, str]:
