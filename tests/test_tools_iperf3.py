@@ -287,3 +287,14 @@ def test_a_server_log_of_two_connections_is_two_runs() -> None:
     assert iperf3.parse(udp)[THROUGHPUT] == pytest.approx(100.0)  # the server's log alone reads
     with pytest.raises(ParseError, match="two iperf3 runs in one output: a header at line 4"):
         iperf3.parse(udp + tcp)
+
+
+def test_iperf31_ends_with_their_own_ids_and_times_are_one_stream() -> None:
+    """iperf 3.1's two ends of one run, quoted without headers: the ids differ ([5] server, [4] client), the server
+    timed 10.04 s, the client 10.00 s; the same 1.09 GBytes is one stream (the reader added both: 1869)."""
+    text = capture(FIX / "v3.1-server-then-client-tcp-excerpt.txt")
+    m = iperf3.parse(text)
+    assert m[THROUGHPUT] == pytest.approx(933.0)  # the first of the two; the client's 936 is the same stream
+    assert m[SEND] == pytest.approx(942.0)  # the server's `0.00 Bytes` sender line is no stream
+    with pytest.raises(ParseError, match=r"\[5\] receiver at line 3 .* \[4\] receiver at line 6 .*not one stream"):
+        iperf3.parse(text.replace("1.09 GBytes   936", "1.19 GBytes  1020"))  # two runs: other bytes

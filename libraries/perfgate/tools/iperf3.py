@@ -41,8 +41,8 @@ SEND = "send throughput (Mbits/sec)"
 REMOTE_CPU = "remote cpu load (%)"
 
 TEXT_SUM = re.compile(
-    r"^\[\s*(\d+|SUM)\](?:\[([TR]X-[CS])\])?\s+(([\d.]+)-([\d.]+)\s+sec\s+[\d.]+\s+\w?Bytes\s+([\d.]+)\s+(\w?)bits/sec"
-    r".*?)\s*\b(sender|receiver)\s*$"
+    r"^\[\s*(?P<stream>\d+|SUM)\](?:\[(?P<role>[TR]X-[CS])\])?\s+(?P<figures>(?P<start>[\d.]+)-(?P<end>[\d.]+)\s+sec\s+"
+    r"(?P<transfer>[\d.]+\s+\w?Bytes)\s+(?P<rate>[\d.]+)\s+(?P<unit>\w?)bits/sec.*?)\s*\b(?P<side>sender|receiver)\s*$"
 )
 LOST = re.compile(r"(-?\d+)/(\d+)\s+\(([-\d.e+]+)%\)")
 TEXT_ERROR = re.compile(r"^iperf3: (error|interrupt).*", re.I)
@@ -170,7 +170,9 @@ class _Summary:
     direction: str  # "" (one way), "up" (client to server), "down" (server to client) with --bidir
     side: str  # sender | receiver
     end: str  # "client", "server" (its role's -C/-S, else the header above it), "" when the output does not say
-    figures: str  # what it reports, spaces squeezed: two lines of one stream report the same figures
+    figures: str  # what it reports, spaces squeezed
+    start: float
+    transfer: str  # `1.09 GBytes`: what moved, whichever end counted the time
     mbps: float
     seconds: float
     lost: int | None
@@ -179,6 +181,11 @@ class _Summary:
     @property
     def name(self) -> str:
         return f"[{self.stream}]{f' ({self.direction})' if self.direction else ''} {self.side}"
+
+    @property
+    def empty(self) -> bool:
+        """`0.00 Bytes`: the end that did not send prints a sender line with nothing (iperf 3.1 servers do)."""
+        return float(self.transfer.split()[0]) == 0.0
 
 
 def _summaries(lines: list[str]) -> list[_Summary]:
@@ -193,18 +200,20 @@ def _summaries(lines: list[str]) -> list[_Summary]:
         m = TEXT_SUM.match(line)
         if not m:
             continue
-        role = m.group(2) or ""
-        lost = LOST.search(m.group(3))
+        role = m["role"] or ""
+        lost = LOST.search(m["figures"])
         rows.append(
             _Summary(
                 line=n,
-                stream=m.group(1),
+                stream=m["stream"],
                 direction=DIRECTION[role],
-                side=m.group(8),
+                side=m["side"],
                 end={"C": "client", "S": "server"}.get(role[-1:], end),
-                figures=" ".join(m.group(3).split()),
-                mbps=float(m.group(6)) * BITS[m.group(7)] / 1e6,
-                seconds=float(m.group(5)) - float(m.group(4)),
+                figures=" ".join(m["figures"].split()),
+                start=float(m["start"]),
+                transfer=" ".join(m["transfer"].split()),
+                mbps=float(m["rate"]) * BITS[m["unit"]] / 1e6,
+                seconds=float(m["end"]) - float(m["start"]),
                 lost=int(lost.group(1)) if lost else None,
                 total=int(lost.group(2)) if lost else None,
             )
@@ -212,38 +221,42 @@ def _summaries(lines: list[str]) -> list[_Summary]:
     return rows
 
 
-def _same(first: _Summary, row: _Summary) -> None:
-    if first.figures != row.figures:
-        raise ParseError(
-            f"iperf3 stream {row.name} is reported twice with different figures: line {first.line} "
-            f"({first.figures}) and line {row.line} ({row.figures}); one stream seen from both ends reports the "
-            "same figures, so these are two runs (or the two ends of different runs): give each run its own output",
-            line=row.line,
-        )
+def _one_stream(a: _Summary, b: _Summary) -> bool:
+    """Whether two lines report one stream: the same figures; or, when the two ends timed it differently (an iperf
+    3.1 server's `0.00-10.04` beside its client's `0.00-10.00`), the same bytes and datagrams at rates that agree
+    with those times."""
+    if a.figures == b.figures:
+        return True
+    if (a.start, a.transfer, a.lost, a.total) != (b.start, b.transfer, b.lost, b.total) or a.seconds == b.seconds:
+        return False
+    moved = (a.mbps * a.seconds, b.mbps * b.seconds)
+    return abs(moved[0] - moved[1]) <= 0.02 * max(moved)
 
 
 def _once(rows: list[_Summary]) -> list[_Summary]:
-    """Each stream's line once. The same stream id, direction and side seen twice (the board's `iperf3 -s` summary
-    and the client's in one log, --get-server-output) is one stream when both report the same figures, and an error
-    naming both lines when they disagree (two runs, or the two ends of different runs). When the output says which
-    end printed what, the client's lines are read and the server's only checked against them (the server numbers
-    its streams its own way: with --bidir its [8][TX-S] is the client's [7][RX-C])."""
-    ends = {r.end for r in rows}
-    server = [r for r in rows if r.end == "server"] if "client" in ends else []
-    seen: dict[tuple[str, str, str], _Summary] = {}
+    """One line per direction and side. A stream printed twice (the board's `iperf3 -s` summary and the client's in
+    one log, --get-server-output) is counted once when both lines report it, and is an error naming both when they
+    disagree (two runs, or the two ends of different runs). The stream id is not what says it: the server numbers
+    its streams its own way (-P 2: the client's [5] [7] are the server's [5] [6]; --bidir: the client's [7][RX-C]
+    is the server's [8][TX-S]; iperf 3.1: the client's [4] is the server's [5]). Where the output says which end
+    printed a line, the client's is read."""
+    groups: dict[tuple[str, str], list[_Summary]] = {}
     for row in rows:
-        if row.end == "server" and server:
-            continue
-        key = (row.stream, row.direction, row.side)
-        if key in seen:
-            _same(seen[key], row)
-        else:
-            seen[key] = row
-    for row in server:
-        key = (row.stream, row.direction, row.side)
-        if key in seen:
-            _same(*sorted((seen[key], row), key=lambda r: r.line))
-    return list(seen.values())
+        groups.setdefault((row.direction, row.side), []).append(row)
+    out = []
+    for group in groups.values():
+        full = [r for r in group if not r.empty] or group
+        first = full[0]
+        for row in full[1:]:
+            if not _one_stream(first, row):
+                raise ParseError(
+                    f"iperf3 reports {first.name} at line {first.line} ({first.figures}) and {row.name} at line "
+                    f"{row.line} ({row.figures}), which are not one stream seen from both ends: two runs (or the "
+                    "two ends of different runs) in one output; give each run its own output",
+                    line=row.line,
+                )
+        out.append(next((r for r in full if r.end == "client"), first))
+    return out
 
 
 def _datagram(command: str | None) -> float | None:
