@@ -47,7 +47,7 @@ def test_am62xx_sk_publishes_no_boot_time_and_gets_no_such_tests(tmp_path):
     r = run_gate(tmp_path, "am62xx_sk", ["boot_time"], options=("--runemptysuite",), BOOT_CYCLES="1")
     assert r["suites"].get("Boot Time", []) == [], r["tests"]
     assert r["rc"] == 1, r["stdout"][-2000:]  # a run that measured nothing never passes
-    assert r["tests"] == {"Suites.Gate Verdict": ("FAIL", "nothing was measured: the selected suites (boot_time) "
+    assert r["tests"] == {"am62xx_sk.Gate Verdict": ("FAIL", "nothing was measured: the selected suites (boot_time) "
                                                           "publish no number for am62xx_sk")}  # fmt: skip
 
 
