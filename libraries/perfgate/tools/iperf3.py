@@ -11,10 +11,13 @@ UDP text summaries carry `Jitter Lost/Total Datagrams`: `... 0.014 ms  0/763 (0%
 `[SUM]`); loss and packets per second are read from those counts (the printed percentage is rounded).
 
 One stream is often printed by both ends (verified on iperf 3.12 captures): the board's `iperf3 -s` log and the
-client's output in one log (TI's docs show both), or the client's `--get-server-output` section. A stream id seen
-twice is counted once when both lines report the same figures, and is an error naming both lines when they disagree.
-The server numbers its streams its own way (`-P 2`: client [5] [7], server [5] [6]; `--bidir`: the server's
-[8][TX-S] is the client's [7][RX-C]), so where the output says which end printed a line the client's are read.
+client's output in one log (TI's docs show both), or the client's `--get-server-output` section. A stream seen
+twice is counted once when both lines report it (the same figures, or the same bytes and datagrams timed by each end:
+iperf 3.1's server says 0.00-10.04 where its client says 0.00-10.00), and is an error naming both lines when they
+disagree. A single run has one summary line per direction and side (the `[SUM]` line with -P), so that is what is
+compared, not the stream id: the server numbers its streams its own way (`-P 2`: client [5] [7], server [5] [6];
+`--bidir`: the server's [8][TX-S] is the client's [7][RX-C]; iperf 3.1: client [4], server [5]). Where the output
+says which end printed a line the client's is read.
 
 Two runs in one output (`iperf3 -c X; iperf3 -R -c X`: two `Connecting to host` headers, a server log of two tests,
 two JSON documents one after the other, or one stream reported with two sets of figures) are an error naming both,
