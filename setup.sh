@@ -22,6 +22,25 @@ if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${APT_PACKAGES[@]}"
+  # netperf (real captures and tests/test_tools_netperf.py's live runs) is in Debian's non-free component, which
+  # this machine's sources do not enable: apt fetches it through a private configuration (bookworm non-free only,
+  # its lists and cache under build/; the system's sources untouched) and it is unpacked under build/netperf, off
+  # PATH (Debian's build has no -b/-w rate control: the gate's UDP trials must not pick it up as the tester's netperf)
+  if [ ! -x build/netperf/usr/bin/netperf ]; then
+    apt_private=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$PWD/build/apt-non-free/parts"
+                 -o Dir::State::Lists="$PWD/build/apt-non-free/lists" -o Dir::Cache="$PWD/build/apt-non-free/cache"
+                 -o Dir::State::status=/dev/null)
+    mkdir -p build/apt-non-free/parts build/apt-non-free/lists/partial build/apt-non-free/cache/archives/partial
+    # the machine's own Debian archive and suite (the first entry of its deb822 sources), its non-free component
+    sources=/etc/apt/sources.list.d/debian.sources
+    archive=$(awk '/^URIs:/ {print $2; exit}' "$sources")
+    suite=$(awk '/^Suites:/ {print $2; exit}' "$sources")
+    printf '%s\n' "Types: deb" "URIs: $archive" "Suites: $suite" "Components: non-free" \
+      "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" > build/apt-non-free/parts/non-free.sources
+    apt-get "${apt_private[@]}" update -q
+    (cd build/apt-non-free && apt-get "${apt_private[@]}" download netperf)
+    dpkg -x build/apt-non-free/netperf_*.deb build/netperf
+  fi
 else
   echo "setup.sh: not root; make sure these Debian packages are installed: ${APT_PACKAGES[*]}" >&2
 fi

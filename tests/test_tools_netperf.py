@@ -5,6 +5,9 @@ UDP trials (-b/-w) that lose packets only above the capacity."""
 from __future__ import annotations
 
 import random
+import socket
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -197,3 +200,41 @@ def test_a_table_it_cannot_read_is_refused() -> None:
     text = real("real-tcp-stream-table.txt").replace("10482.97", "lots")
     with pytest.raises(ParseError, match="netperf TCP STREAM table"):
         netperf.parse(text)
+
+
+NETPERF = Path(__file__).parent.parent / "build" / "netperf" / "usr" / "bin"  # setup.sh unpacks Debian's there
+
+
+@pytest.mark.skipif(not (NETPERF / "netperf").exists(), reason="needs netperf (setup.sh unpacks it under build/)")
+def test_live_netperf_table_and_keywords_agree() -> None:
+    """The real netperf 2.7.0 here, netserver on 127.0.0.1: the default table and `-k` of one kind of run are read
+    alike (TCP_STREAM: a throughput; UDP_STREAM: the receiver's rate and a loss; TCP_RR: a transaction rate)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    server = subprocess.Popen([str(NETPERF / "netserver"), "-p", port, "-D"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        base = [str(NETPERF / "netperf"), "-H", "127.0.0.1", "-p", port, "-l", "1"]
+
+        def run(*args: str) -> dict[str, float]:
+            for _ in range(50):  # netserver listens within a moment
+                p = subprocess.run([*base, *args], capture_output=True, text=True, timeout=30, check=False)
+                if "establish control" not in p.stdout + p.stderr:
+                    break
+                time.sleep(0.1)
+            return netperf.parse(p.stdout + p.stderr, " ".join(["netperf", *args]))
+
+        table = run("-t", "TCP_STREAM")
+        keys = run("-t", "TCP_STREAM", "--", "-k", netperf.KEYS)
+        assert table["throughput (Mbits/sec)"] > 0 and keys["throughput (Mbits/sec)"] > 0
+        assert set(table) <= set(keys)
+        udp = run("-t", "UDP_STREAM", "--", "-m", "1472")
+        assert udp["datagram size (bytes)"] == 1472 and 0.0 <= udp["packet loss (%)"] < 100.0
+        assert udp["throughput (Mbits/sec)"] <= udp["send throughput (Mbits/sec)"]
+        assert set(run("-t", "TCP_RR")) == {"transaction rate (Trans/s)"}
+        with pytest.raises(ParseError, match="not compiled in"):
+            run("-t", "UDP_STREAM", "-b", "4", "-w", "10", "--", "-m", "1472")
+    finally:
+        server.kill()
+        server.wait()
