@@ -72,7 +72,7 @@ def test_criteria_the_budget_cannot_decide_are_counted_per_selected_suite_and_sa
 
 def test_commands_group_criteria_as_the_workload_plans_them() -> None:
     """stream: one command for its four rows; lmbench: a command per benchmark; a workload that plans while it
-    measures (ethernet) is one command of its suite's planned seconds."""
+    measures (ethernet) counts one command of its suite's planned seconds per table row."""
     crits = criteria.select("am62xx_sk").criteria
     b = budget.load()
     stream = plan.commands("stream", [c for c in crits if c.suite == "stream"], {}, {}, b)
@@ -80,4 +80,6 @@ def test_commands_group_criteria_as_the_workload_plans_them() -> None:
     lm = plan.commands("lmbench", [c for c in crits if c.suite == "lmbench"], {}, {}, b)
     assert len(lm) > 20 and sum(len(c.ids) for c in lm) == len([c for c in crits if c.suite == "lmbench"])
     eth = plan.commands("ethernet", [c for c in crits if c.suite == "ethernet"], {}, {}, b)
-    assert len(eth) == 1 and eth[0].key == "ethernet" and eth[0].seconds == b.suites["ethernet"]
+    eth_crits = [c for c in crits if c.suite == "ethernet"]
+    assert len(eth) == len({(c.table, c.row) for c in eth_crits}) and {c.seconds for c in eth} == {b.suites["ethernet"]}
+    assert sorted(cid for c in eth for cid in c.ids) == sorted(c.id for c in eth_crits)

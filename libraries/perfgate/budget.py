@@ -16,7 +16,8 @@ from perfgate import paths
 from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 
-KEYS = ("short_seconds", "min_runs", "max_runs", "rerun_share", "rerun_floor", "default_seconds", "seconds", "suites")
+KEYS = ("short_seconds", "min_runs", "max_runs", "rerun_share", "rerun_floor", "default_seconds", "seconds", "suites",
+        "per_table")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class Budget:
     seconds: dict[str, float] = field(default_factory=dict)  # tool -> planned seconds of one command
     suites: dict[str, float] = field(default_factory=dict)  # suite -> planned seconds of its one command
     repeat: int | None = None  # REPEAT: the user's cap on every command's runs
+    per_table: frozenset[str] = frozenset()  # suites whose one unplanned command prints a whole table
 
     def planned(self, suite: str, tool: str | None = None) -> float:
         """Planned hardware seconds of one run of one command of the suite (by its tool when it has one)."""
@@ -82,8 +84,11 @@ def load(repeat: int | None = None, path: Path | None = None) -> Budget:
         if not isinstance(table, dict):
             raise DataError(f"{key}: must be a mapping of name to seconds", path, _line(text, key))
         tables[key] = {str(k): _positive(v, f"{key}.{k}", path, text) for k, v in table.items()}
+    per_table = data.get("per_table") or []
+    if not isinstance(per_table, list) or not all(isinstance(s, str) for s in per_table):
+        raise DataError("per_table: must be a list of suite names", path, _line(text, "per_table"))
     b = Budget(**{k: int(v) if k in ("min_runs", "max_runs") else v for k, v in scalars.items()},
-               **tables, repeat=repeat)  # type: ignore[arg-type]  # fmt: skip
+               **tables, repeat=repeat, per_table=frozenset(per_table))  # type: ignore[arg-type]  # fmt: skip
     if b.min_runs > b.max_runs:
         raise DataError(f"min_runs {b.min_runs} is more than max_runs {b.max_runs}", path, _line(text, "min_runs"))
     if b.rerun_share > 10:

@@ -11,8 +11,8 @@ this run, pooled across its suite's rows with the guide's spread as a prior, a S
 freedom; a FAIL is held to the whole gate's error rate and to the guide's own spread; a decision once reached is final;
 only the commands of criteria still undecided run again, within their most runs and the suite's rerun budget; a
 criterion the budget cannot decide at its tolerance is judged against the guide's own worst value (`limited`); a
-tail-latency run shorter than the guide's cannot pass. AGGREGATE:best has no noise model: its best-of values are
-judged as they are.
+tail-latency run shorter than the guide's cannot pass. AGGREGATE:best has no noise model: every command runs REPEAT
+times (or the budget's fewest runs) and the best of each criterion's values is judged as it is.
 """
 
 from __future__ import annotations
@@ -72,11 +72,13 @@ class Judge:
     def decide(self, state: SuiteState) -> SuiteDecision:
         """The suite after its runs so far: the criteria whose commands run again (only while another round may
         follow), else the final judgement of every criterion."""
+        if self.aggregate == "best" and state.samples and state.more_runs and not self._lost(state):
+            runs = self.budget.repeat or self.budget.min_runs  # best of N: every command runs N times, no rule
+            if min(len(v) for v in state.samples.values()) < runs:
+                return SuiteDecision(undecided=sorted(state.samples))
         if self.noise is not None and self.aggregate == "median" and state.samples:
             seq = self._sequence(state)
-            lost = any(state.measured.missing.get(cid) for cid in state.criteria)  # the board or its tool is gone:
-            # running again measures nothing better
-            again = seq.step(stop=lost or not state.more_runs, final=self._short_and_passing(state))
+            again = seq.step(stop=self._lost(state) or not state.more_runs, final=self._short_and_passing(state))
             self._finals.update(seq.final)
             if again:
                 return SuiteDecision(undecided=again)
@@ -116,6 +118,11 @@ class Judge:
         if f is not None and f.limited is not None:
             out["limited"] = f.limited.to_json()
         return out
+
+    @staticmethod
+    def _lost(state: SuiteState) -> bool:
+        """A run lost the board or its tool: running again measures nothing better."""
+        return any(state.measured.missing.get(cid) for cid in state.criteria)
 
     def _short_and_passing(self, state: SuiteState) -> set[str]:
         """Tail-latency criteria measured over a shorter run than the guide's whose value passes: another short run

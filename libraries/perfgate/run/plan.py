@@ -72,8 +72,9 @@ def averaged_over(suite: str, var: Callable[..., object]) -> int:
 
 def commands(suite: str, crits: list[Criterion], profile: dict, lab: dict, plan_budget: Budget) -> list[Command]:
     """The suite's commands as its workload plans them, each with the criteria its output measures and its planned
-    hardware seconds (variables/budget.yaml); a workload that builds its commands while it measures (network,
-    storage) is one command of its suite's seconds. A criterion no planned command measures joins that one."""
+    hardware seconds (variables/budget.yaml). A workload that builds its commands while it measures (network,
+    storage) runs about one command per table row (a throughput and its CPU load from one run), or per table (the
+    budget's `per_table` suites: every rail of a suspend): each counts as one command of its suite's seconds."""
     try:
         runs = workload(suite).plan(crits, profile, lab)
     except Exception:  # no workload, or one that cannot plan without the board
@@ -85,9 +86,12 @@ def commands(suite: str, crits: list[Criterion], profile: dict, lab: dict, plan_
         if ids:
             out.append(Command(r.command, plan_budget.planned(suite, r.tool), ids))
             covered |= set(ids)
-    rest = tuple(c.id for c in crits if c.id not in covered)
-    if rest:
-        out.append(Command(suite, plan_budget.planned(suite), rest))
+    rows: dict[tuple[str, str], list[str]] = {}  # what no planned command measures: a command per table row
+    for c in crits:
+        if c.id not in covered:
+            rows.setdefault((c.table, "" if suite in plan_budget.per_table else c.row), []).append(c.id)
+    out += [Command(f"{suite}: {table}" + (f" / {row}" if row else ""), plan_budget.planned(suite), tuple(ids))
+            for (table, row), ids in rows.items()]  # fmt: skip
     return out
 
 
