@@ -159,6 +159,8 @@ def test_k_reader_agrees_with_a_real_run() -> None:
     assert m["throughput (Mbits/sec)"] == pytest.approx(413986752 * 8 / 2.0 / 1e6, rel=0.01)
     assert m["packet loss (%)"] == pytest.approx(100.0 * (1205180864 - 413986752) / 1205180864)
     assert m["cpu load (%)"] == 99.50 and "remote cpu load (%)" not in m
+    # DIRECTION=Send, but THROUGHPUT is what arrived: what was sent is LOCAL_BYTES_SENT over the 2 s
+    assert m["send throughput (Mbits/sec)"] == pytest.approx(1205180864 * 8 / 2.0 / 1e6, rel=0.01)
     m = netperf.parse(real("real-tcp-stream-k-ti-keys.txt"))
     assert m["throughput (Mbits/sec)"] == 9725.45 and m["send throughput (Mbits/sec)"] == 9725.45
     assert m["mean latency (us)"] == 13.41

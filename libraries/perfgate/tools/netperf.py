@@ -212,11 +212,16 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             thr *= scale
             total = (total or 0.0) + thr
             direction = b.get("DIRECTION", "")
-            if direction in ("Send", "Receive"):
+            udp = b["_proto"] == "UDP" or (udp_cmd and not b["_proto"])
+            if "_SEND" in b:  # the table's sender row
+                out[SEND] = out.get(SEND, 0.0) + float(b["_SEND"])
+            elif udp:  # UDP's THROUGHPUT is what arrived: what was sent is that times the bytes sent per received
+                sent, got = _num(b, "LOCAL_BYTES_SENT"), _num(b, "REMOTE_BYTES_RECVD")
+                if sent and got:
+                    out[SEND] = out.get(SEND, 0.0) + thr * sent / got
+            elif direction in ("Send", "Receive"):
                 key = SEND if direction == "Send" else RECEIVE
                 out[key] = out.get(key, 0.0) + thr
-            if "_SEND" in b:
-                out[SEND] = out.get(SEND, 0.0) + float(b["_SEND"])
         for name, sink in (("LOCAL_CPU_UTIL", cpus), ("REMOTE_CPU_UTIL", remote)):
             v = _num(b, name)
             if v is not None and v >= 0:
