@@ -29,8 +29,8 @@ def offered_rate(glob: dict[str, str], size: int) -> float | None:
 
 def _banner(test: str, host: str, interval: bool, local: str = "") -> str:
     """netperf's test banner. Unbound, the local end prints as `0.0.0.0 (0.0.0.0)` (TI's logs); bound with the
-    global `-L <address>`, it prints as the remote end does, `<address> ()` (constructed: netperf is not in Debian
-    main, so no capture of -L could be made here)."""
+    global `-L <address>`, it prints as the remote end does, `<address> ()` (as a real netperf 2.7.0 run prints it:
+    tests/fixtures/netperf/real-tcp-stream-bound-L-k.txt)."""
     proto, _, kind = test.partition("_")
     extra = " : interval" if interval else ""
     source = f"{local} ()" if local else "0.0.0.0 (0.0.0.0)"
