@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -85,3 +87,20 @@ def test_a_scene_glmark2_could_not_run_is_no_error() -> None:
     # does not run; the score is still printed
     text = "[ideas] speed=duration: Unsupported\n[terrain] <default>: Set up failed\n    glmark2 Score: 12 \n"
     assert glmark2.parse(text) == {"score": 12.0}
+
+
+@pytest.mark.skipif(not (shutil.which("glmark2") and shutil.which("xvfb-run")), reason="needs glmark2-x11, xvfb")
+def test_live_glmark2_read_whole_and_wrapped_at_a_terminal_width() -> None:
+    """The real glmark2 here (Mesa llvmpipe under Xvfb), two short scenes, one of them longer than a terminal: its
+    output read as printed, and wrapped at 80 columns as a console log keeps it, gives the same scenes."""
+    cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", "glmark2", "--off-screen", "-b",
+           "build:use-vbo=false:duration=0.3", "-b", "buffer:columns=200:interleave=false:update-dispersion=0.9:"
+           "update-fraction=0.5:update-method=map:duration=0.3"]  # fmt: skip
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    m = glmark2.parse(run.stdout)
+    assert len(m) == 3 and m["score"] > 0
+    wrapped = "".join(
+        "".join(line[i : i + 80] + "\n" for i in range(0, max(len(line), 1), 80)) for line in run.stdout.splitlines()
+    )
+    assert max(len(line) for line in run.stdout.splitlines()) > 80 and glmark2.parse(wrapped) == m
