@@ -54,17 +54,17 @@ def test_inconclusive_pass_is_stated_and_exits_zero(tmp_path: Path) -> None:
 
 
 def test_repeat_caps_the_runs_and_a_healthy_suite_runs_once(tmp_path: Path) -> None:
-    """REPEAT:2 caps triad's runs at 2; with no fault, stream and whetstone are decided after one run of their
-    command each (their noise: the class default until the board shows its own), and the gate passes."""
+    """REPEAT:2 caps triad's runs at 2; with no fault, stream is decided after one run of its command (its noise:
+    the class default until the board shows its own); whetstone, whose coarse timer makes its MIPS jump by several
+    percent from run to run (a real trait the sim reproduces), may take another, and the gate passes."""
     _r, _meta, entries = _run(tmp_path / "a", faults=f"degrade:{TRIAD}:10", REPEAT="2", INCONCLUSIVE="pass")
     assert len(entries[TRIAD]["samples"]) == 2 and "undecided after 2 runs" in entries[TRIAD]["message"]
     r = run_gate(tmp_path / "b", "am62xx_sk", ["stream", "whetstone"], RELEASE="12.00.00", SIM_SEED="3",
                  INCONCLUSIVE="fail")  # fmt: skip
-    for suite in ("stream", "whetstone"):
-        run = next(p.parent for p in (r["results"] / "virtual" / "am62xx_sk").glob("*/run.json"))
-        index = (run / "raw" / suite / "index.tsv").read_text().splitlines()
-        assert len(index) == 1, index
-    assert r["rc"] == 0
+    run = next(p.parent for p in (r["results"] / "virtual" / "am62xx_sk").glob("*/run.json"))
+    index = (run / "raw" / "stream" / "index.tsv").read_text().splitlines()
+    assert len(index) == 1, index
+    assert r["rc"] == 0 and all(status == "PASS" for status, _ in r["tests"].values())
 
 
 def test_aggregate_median_is_the_default_and_best_is_chosen_by_name(tmp_path: Path) -> None:
