@@ -13,7 +13,7 @@ APT_PACKAGES=(
   # real tools, for parser captures and the QEMU board's workloads
   openssl fio iperf3 iperf rt-tests stress-ng time alsa-utils gstreamer1.0-tools gstreamer1.0-plugins-base libdrm-tests v4l-utils
   iproute2 ethtool
-  glmark2-x11 xvfb   # glmark2 on Mesa's software renderer under a virtual X server (tests/test_tools_glmark2.py)
+  glmark2-x11 xvfb xauth libgl1 libgl1-mesa-dri   # glmark2 on Mesa's llvmpipe under a virtual X server (tests/test_tools_glmark2.py)
   # the comparison report's browser test
   chromium chromium-driver
   python3-venv
