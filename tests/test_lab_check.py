@@ -84,7 +84,7 @@ def test_a_board_release_the_board_does_not_have() -> None:
 
 
 def test_unknown_command_line_names() -> None:
-    assert runvars.unknown_names(["BOARD", "repeat", "REPAET", "USER_MINE", "My Var", "PABOTQUEUEINDEX"],
+    assert runvars.unknown_names(["BOARD", "repeat", "REPAET", "USER_MINE", "My Var", "PABOTLASTLEVEL", "CALLER_ID"],
                                  declared=["${MY_VAR}"]) == ["REPAET"]  # fmt: skip
     with pytest.raises(runvars.VariableError, match=r"unknown variable -v REPAET: the gate reads BOARD, LAB, "):
         runvars.check_names(["REPAET"])

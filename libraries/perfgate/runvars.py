@@ -97,9 +97,9 @@ KNOWN: dict[str, str] = {
     "SIM_SPREAD": "the simulated board's widest relative spread",
     "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
 }
-# Set by pabot in each of its robot processes.
-PABOT = ("PABOTQUEUEINDEX", "PABOTEXECUTIONPOOLID", "PABOTLIBURI", "PABOTISLASTEXECUTIONINPOOL",
-         "PABOTNUMBEROFPROCESSES", "CALLER_ID")  # fmt: skip
+# Set by pabot in each of its robot processes (PABOTQUEUEINDEX, PABOTLASTLEVEL, ... and CALLER_ID).
+PABOT = ("CALLER_ID",)
+PABOT_PREFIX = "PABOT"
 # A user's own command-line variable that no suite of the run declares: name it with this prefix.
 USER_PREFIX = "USER_"
 
@@ -118,7 +118,7 @@ def unknown_names(given: Iterable[str], declared: Iterable[str] = ()) -> list[st
     """The command-line variable names the gate does not know, that no suite or resource of the run declares in
     its Variables section, and that do not carry the USER_ prefix."""
     known = {_norm(n) for n in (*KNOWN, *PABOT, *declared)}
-    return [n for n in given if _norm(n) not in known and not n.strip().upper().startswith(USER_PREFIX)]
+    return [n for n in given if _norm(n) not in known and not n.strip().upper().startswith((USER_PREFIX, PABOT_PREFIX))]
 
 
 def check_names(given: Iterable[str], declared: Iterable[str] = ()) -> None:
