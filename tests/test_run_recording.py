@@ -123,3 +123,22 @@ def test_the_gate_verdict_test_is_there_exactly_while_needed() -> None:
     assert [t.name for t in v.top.tests] == ["Gate Verdict"] and v.test.body[0].name == v.keyword
     v.sync(False)
     assert list(v.top.tests) == [] and v.test is None
+
+
+def test_the_console_says_what_was_checked_tightly_and_what_was_not() -> None:
+    """The run ends saying how many criteria were decided at their tolerance, which were held to the guide's worst
+    value instead (LIMITED, with the smallest regression each can detect) and which stayed inconclusive."""
+    from perfgate.run.recording import tightness
+
+    entries = [
+        {"verdict": "pass", "suite": "stream", "name": "copy"},
+        {"verdict": "fail", "suite": "stream", "name": "add"},
+        {"verdict": "pass", "suite": "ethernet", "name": "loss 64", "limited": {"detectable_pct": 361.0}},
+        {"verdict": "inconclusive", "suite": "ethernet", "name": "udp 1024"},
+        {"verdict": "skip", "suite": "display", "name": "fps"},
+    ]
+    lines = tightness(entries)
+    assert lines[0] == "perfgate: checked at their tolerance: 2 of 4 criteria judged"
+    assert "LIMITED" in lines[1] and "(ethernet 1)" in lines[1] and "loss 64 361%" in lines[1]
+    assert lines[2] == "perfgate: inconclusive (too close to their threshold to tell): 1: udp 1024"
+    assert tightness([{"verdict": "skip"}]) == []

@@ -76,6 +76,35 @@ def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callab
         logger.info(j.message)
 
 
+def tightness(entries: list[dict]) -> list[str]:
+    """What the run could and could not check tightly: the criteria decided at their tolerance, those judged against
+    the guide's own worst value (LIMITED: the budget could not decide them at their tolerance), with the smallest
+    regression each can detect, and those left inconclusive."""
+    judged = [e for e in entries if e.get("verdict") in ("pass", "warn", "fail", "inconclusive")]
+    if not judged:
+        return []
+    limited = [e for e in judged if e.get("limited")]
+    undecided = [e for e in judged if e.get("verdict") == "inconclusive"]
+    tight = len(judged) - len(limited) - len(undecided)
+    out = [f"perfgate: checked at their tolerance: {tight} of {len(judged)} criteria judged"]
+    if limited:
+        by_suite: dict[str, int] = {}
+        for e in limited:
+            by_suite[e.get("suite", "?")] = by_suite.get(e.get("suite", "?"), 0) + 1
+        worst = sorted(limited, key=lambda e: -(e["limited"].get("detectable_pct") or 0))[:3]
+        detect = ", ".join(f"{e.get('name')} {e['limited'].get('detectable_pct'):g}%" for e in worst)
+        out.append(f"perfgate: LIMITED (noise too wide for their tolerance in the runs allowed; held to the guide's "
+                   f"own worst value): {len(limited)} ({', '.join(f'{s} {n}' for s, n in by_suite.items())}); the "
+                   f"smallest regressions they can detect are as large as: {detect}")  # fmt: skip
+    if undecided:
+        out.append(
+            f"perfgate: inconclusive (too close to their threshold to tell): {len(undecided)}: "
+            + ", ".join(str(e.get("name")) for e in undecided[:5])
+            + (" ..." if len(undecided) > 5 else "")
+        )
+    return out
+
+
 class Recording:
     """The run's record: a RunRecorder (run.json, metrics.json, summary.csv, history, comparison.html) fed from the
     session, the runner's measured suites and the judge."""
@@ -194,6 +223,8 @@ class Recording:
                 c = self.criterion(cid)
                 by_suite[c.suite if c else "?"] = by_suite.get(c.suite if c else "?", 0) + 1
             logger.console("perfgate: never ran: " + ", ".join(f"{s} ({n})" for s, n in by_suite.items()))
+        for line in tightness(self.recorder.entries):
+            logger.console(line)
 
     def robot_counted(self, robot: dict) -> None:
         """Robot's own count of the tests (the top suite ended, after Close Run): run.json's verdict takes it in;
