@@ -44,7 +44,7 @@ def test_a_degraded_release_is_caught_everywhere(tmp_path: Path, monkeypatch: py
     assert {e["verdict"] for e in bad} == {"fail"}
     assert all(-40 < e["delta_pct"] < -20 for e in bad)
     page = (runs[1] / "comparison.html").read_text()
-    assert page.count('<tr class="row-fail"') == 4 and "failures (4)" in page and 'id="virtual-banner"' in page
+    assert page.count('<tr class="row-fail"') == 4 and "failed (4)" in page and 'id="virtual-banner"' in page
 
     monkeypatch.setenv("PERFGATE_RESULTS", str(results))
     assert cli.main(["compare", "am62xx_sk/previous", "am62xx_sk/latest", "--json"]) == 1
