@@ -38,8 +38,8 @@ def test_runs_averaged_over_a_variable_else_one() -> None:
 
 def test_criteria_the_budget_cannot_decide_are_counted_per_selected_suite_and_said_once() -> None:
     """Each selected suite's criteria are asked with the most runs their command may take (stream: one command of
-    30 s in variables/budget.yaml, 4 runs; REPEAT caps it); the warning says how many will be judged against the
-    guide's worst value and how many read inconclusive."""
+    30 s in variables/budget.yaml: 5 runs within its suite's rerun budget; REPEAT caps it); the warning says how
+    many will be judged against the guide's worst value and how many read inconclusive."""
     crits = criteria.select("am62xx_sk").criteria
     stream = [c for c in crits if c.suite == "stream"]
     lmbench = [c for c in crits if c.suite == "lmbench"]
@@ -52,7 +52,7 @@ def test_criteria_the_budget_cannot_decide_are_counted_per_selected_suite_and_sa
     var = lambda n, d=None: d  # noqa: E731
     settings = Settings(budget=budget.load())
     assert plan.undecidable(stream + lmbench, ["stream"], settings, {}, {}, at, var) == {"stream": stream}
-    assert {(s, r) for s, r, _ in seen} == {("stream", 4)}
+    assert {(s, r) for s, r, _ in seen} == {("stream", 5)}
     seen.clear()
     capped = Settings(repeat=2, budget=budget.load(repeat=2))
     assert plan.undecidable(stream + lmbench, ["lmbench"], capped, {}, {}, at, var) == {}

@@ -198,7 +198,7 @@ def test_only_the_command_of_an_undecided_criterion_runs_again() -> None:
 def test_short_commands_get_more_runs_than_long_ones_and_repeat_caps_them() -> None:
     b = budget.load()
     assert b.runs_for(3) == b.max_runs == 20 and b.runs_for(600) == b.min_runs == 3
-    assert b.runs_for(20) == 6
+    assert b.runs_for(20) == 9
     assert budget.load(repeat=2).runs_for(3) == 2  # REPEAT: the user's cap
     assert b.rerun_seconds(10) == b.rerun_floor and b.rerun_seconds(3600) == 3600 * b.rerun_share
 
