@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from html import escape
 
-COLOURS = {
+COLOURS = {  # a failure is red or purple; inconclusive (undecided: a SKIP in Robot's reports) is blue, never red
     "pass": "#2e7d32",
     "warn": "#e69500",
     "fail": "#c62828",
     "not-measured": "#6a1b9a",
-    "inconclusive": "#ad1457",
+    "inconclusive": "#1565c0",
     "skip": "#9e9e9e",
 }
 ARROWS = {"higher": "↑", "lower": "↓", "match": "="}

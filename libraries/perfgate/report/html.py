@@ -1,7 +1,15 @@
-"""comparison.html (one self-contained file per run) and the per-suite table logged into Robot's log."""
+"""comparison.html (one self-contained file per run) and the per-suite table logged into Robot's log.
+
+Failures first: the page opens with the criteria that fail the gate (failed, not measured, then inconclusive), then
+the criteria judged against the guide's worst value (`limited`), then one section per suite, the suites with the worst
+verdicts first and each suite's rows by severity (failed, not measured, inconclusive, passed with warning, passed,
+skipped; the run's order within a verdict). Each verdict shows the noise it used; each suite its trend across the
+board's history (perfgate.report.trend) when the history holds earlier runs of it.
+"""
 
 from __future__ import annotations
 
+import base64
 import os
 from collections import defaultdict
 from datetime import datetime
@@ -10,13 +18,16 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from perfgate.report import atomic, rundir
-from perfgate.report.metrics import FAILING, VERDICTS, counts, evidence_of, robot_test, suite_verdict, verdict_reason
+from perfgate.report import atomic, history, rundir
+from perfgate.report.charts import COLOURS
+from perfgate.report.metrics import VERDICTS, counts, evidence_of, robot_test, suite_verdict, verdict_reason
 
 COMPARISON_HTML = "comparison.html"
 CHAPTERS = ["system", "boot", "uboot", "network", "storage", "crypto", "rt", "audio", "graphics", "multimedia",
             "power"]  # fmt: skip
 VIRTUAL_BANNER = "VIRTUAL BOARD — simulated, not hardware"
+ATTENTION = ("fail", "not-measured", "inconclusive")  # the criteria listed first, in this order
+TREND_RUNS = 30  # the runs of the board's history a suite's trend shows (the newest)
 
 _env = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
@@ -54,6 +65,36 @@ def _chapter_key(chapter: str) -> tuple[int, str]:
     return (CHAPTERS.index(chapter) if chapter in CHAPTERS else len(CHAPTERS), chapter)
 
 
+def severity(entry: dict) -> int:
+    """0 for a failed criterion, then not measured, inconclusive, passed with warning, passed, skipped (VERDICTS)."""
+    v = entry.get("verdict")
+    return VERDICTS.index(v) if v in VERDICTS else -1  # a verdict the page does not know: first, never hidden
+
+
+def by_severity(entries: list[dict]) -> list[dict]:
+    """The entries worst first, the run's order within a verdict."""
+    return sorted(entries, key=severity)
+
+
+def noise_text(e: dict) -> tuple[str, str]:
+    """(cell, tooltip) of the noise a criterion's verdict used: its relative sd per value and the runs it rests on;
+    the tooltip says where the noise came from, its degrees of freedom, the sd a FAIL was held to, and the guide
+    spread left out as an artefact."""
+    n = e.get("noise")
+    if not isinstance(n, dict) or not isinstance(n.get("sd"), int | float):
+        return ("", str(n.get("guide_spread_not_used") or "")) if isinstance(n, dict) else ("", "")
+    runs = n.get("runs")
+    cell = f"±{n['sd'] * 100:.1f} %" + (f" · {runs} run{'s' if runs != 1 else ''}" if runs else "")
+    tip = [f"sd {n['sd'] * 100:.2f} % per value", f"{n['df']:g} df" if isinstance(n.get("df"), int | float) else ""]
+    if isinstance(n.get("sd_fail"), int | float):
+        tip.append(f"a FAIL held to sd {n['sd_fail'] * 100:.2f} %")
+    if n.get("source"):
+        tip.append(f"from {n['source']}")
+    if n.get("guide_spread_not_used"):
+        tip.append(f"the guide's min/max not used: {n['guide_spread_not_used']}")
+    return cell, "; ".join(t for t in tip if t)
+
+
 def group(entries: list[dict]) -> list[tuple[str, list[tuple[str, list[dict]]]]]:
     """[(chapter, [(suite, entries)])], chapters in the guides' order, suites and entries as recorded."""
     chapters: dict[str, dict[str, list[dict]]] = defaultdict(dict)
@@ -73,8 +114,13 @@ def _row(e: dict, run_dir: Path | None) -> dict:
     rng = ""
     if isinstance(e.get("min"), int | float) and isinstance(e.get("max"), int | float):
         rng = f"min {fmt(e['min'])}, max {fmt(e['max'])}"
+    noise, noise_tip = noise_text(e)
+    limited = e.get("limited") if isinstance(e.get("limited"), dict) else None
     return {
         "e": e,
+        "noise": noise,
+        "noise_tip": noise_tip,
+        "limited": limited,
         "test_id": tid,
         "longname": longname or e.get("name"),
         "evidence": evidence,
@@ -83,7 +129,9 @@ def _row(e: dict, run_dir: Path | None) -> dict:
     }
 
 
-def _suite_views(entries: list[dict], run_dir: Path | None, charts: bool) -> list[dict]:
+def _suite_views(entries: list[dict], run_dir: Path | None, charts: bool, trends: dict[str, Markup]) -> list[dict]:
+    """One view per suite, the suites with the worst verdict first (chapters in the guides' order within a verdict),
+    each suite's rows by severity."""
     if charts:
         from perfgate.report.charts import suite_chart  # matplotlib only when a chart is drawn
     views = []
@@ -96,11 +144,38 @@ def _suite_views(entries: list[dict], run_dir: Path | None, charts: bool) -> lis
                 "anchor": f"suite-{suite}",
                 "counts": c,
                 "verdict": suite_verdict(items),
-                "rows": [_row(e, run_dir) for e in items],
+                "worst": min((severity(e) for e in items), default=len(VERDICTS)),
+                "rows": [_row(e, run_dir) for e in by_severity(items)],
                 "chart": Markup(suite_chart(items, f"{chapter} / {suite}")) if charts else "",
+                "trend": trends.get(suite, ""),
                 "histograms": _histograms(run_dir) if charts and run_dir and suite == "rt_latency" else [],
             })  # fmt: skip
-    return views
+    return sorted(views, key=lambda v: v["worst"])  # stable: chapters in order within a verdict
+
+
+def trend_images(run: rundir.Run, suites: list[str]) -> dict[str, Markup]:
+    """{suite: an <img> of its trend (perfgate.report.trend's suite ratio, a PNG inline)} over the newest TREND_RUNS
+    runs of the board's history up to this run (the history.jsonl beside the run directory), for each suite the
+    history has in at least one run besides this one. Empty when the board has no such history."""
+    runs = history.read(run.path.parent / history.HISTORY).runs
+    started = str(run.meta.get("started") or "")
+    runs = [r for r in runs if r["run"] == run.name or not started or str(r.get("started") or "") <= started]
+    if not any(r["run"] == run.name for r in runs):  # this run is not in the history yet (still running)
+        runs.append({"run": run.name, "started": started, "virtual": run.virtual, "release": run.meta.get("release"),
+                     "metrics": {e["id"]: e for e in run.entries if e.get("id")}})  # fmt: skip
+    runs = runs[-TREND_RUNS:]
+    from perfgate.report import trend
+
+    out = {}
+    for suite in suites:
+        series = trend.suite_series(runs, suite)
+        if sum(1 for p in series.points if p.value is not None) < 2:
+            continue
+        title = f"{run.board} · {suite}: measured vs published, last {len(series.points)} runs"
+        data = base64.b64encode(trend.png([series], title)).decode("ascii")
+        alt = f"trend of {suite} over {len(series.points)} runs"
+        out[suite] = Markup(f'<img class="trend" alt="{alt}" src="data:image/png;base64,{data}">')
+    return out
 
 
 def _histograms(run_dir: Path) -> list[tuple[str, Markup]]:
@@ -114,7 +189,7 @@ def suite_table_html(entries: list[dict]) -> str:
     """The HTML table of one suite's criteria for Robot's log (`logger.info(html, html=True)`): inline styles,
     test names linking to the tests in the same log."""
     return _env.get_template("suite_table.html.j2").render(
-        rows=[_row(e, None) for e in entries], counts=counts(entries), verdicts=VERDICTS
+        rows=[_row(e, None) for e in by_severity(entries)], counts=counts(entries), verdicts=VERDICTS, colours=COLOURS
     )
 
 
@@ -154,9 +229,23 @@ def never_ran_by_suite(run: rundir.Run, never: list[str]) -> list[tuple[str, int
     return list(by_suite.items())
 
 
+def unjudged_failures(meta: dict, entries: list[dict], state: str) -> int:
+    """Tests Robot failed without judging a criterion (a setup or a data error). A failed or unmeasured criterion
+    is a failed test; an inconclusive one is a skipped test, and the `Gate Verdict` test fails for them (unless
+    INCONCLUSIVE:pass). A stopped run's are the tests it never ran (said elsewhere on the page)."""
+    if state != "finished":
+        return 0
+    c = counts(entries)
+    gate_test = 1 if c["inconclusive"] and meta.get("inconclusive") != "pass" else 0
+    return max(0, robot_failed(meta) - c["fail"] - c["not-measured"] - gate_test)
+
+
 def render(run: rundir.Run, charts: bool = True) -> str:
     entries = run.entries
     never = run.never_ran()
+    suites = [s for _, items in group(entries) for s, _ in items]
+    trends = trend_images(run, suites) if charts else {}
+    attention = by_severity([e for e in entries if e.get("verdict") in ATTENTION])
     return _env.get_template("comparison.html.j2").render(
         run=run,
         meta=run.meta,
@@ -170,12 +259,12 @@ def render(run: rundir.Run, charts: bool = True) -> str:
         counts=counts(entries),
         verdict=run.verdict,
         robot=run.meta.get("robot"),
-        # tests Robot failed without judging a criterion; a stopped run's are the tests it never ran (said above)
-        unjudged=max(0, robot_failed(run.meta) - sum(1 for e in entries if e.get("verdict") in FAILING))
-        if run.state == "finished"
-        else 0,
+        unjudged=unjudged_failures(run.meta, entries, run.state),
         verdicts=VERDICTS,
-        suites=_suite_views(entries, run.path, charts),
+        attention=[_row(e, run.path) for e in attention],
+        limited=[_row(e, run.path) for e in by_severity([e for e in entries if isinstance(e.get("limited"), dict)])],
+        trends=bool(trends),
+        suites=_suite_views(entries, run.path, charts, trends),
         log_href=log_href(run),
     )
 

@@ -80,10 +80,13 @@ def gate_verdict(entries: Iterable[dict], robot_failed: int = 0, state: str = "f
 
 
 def suite_verdict(entries: Iterable[dict]) -> str:
-    """One suite's badge: `fail` on any failing criterion, `skip` when every criterion was skipped, else `pass`."""
+    """One suite's badge: `fail` on any failed or unmeasured criterion, `inconclusive` when its only failing
+    criteria are undecided, `skip` when every criterion was skipped, else `pass`."""
     entries = list(entries)
-    if any(e.get("verdict") in FAILING for e in entries):
+    if any(e.get("verdict") in FAILING - {"inconclusive"} for e in entries):
         return "fail"
+    if any(e.get("verdict") == "inconclusive" for e in entries):
+        return "inconclusive"
     return "pass" if any(e.get("verdict") in JUDGED for e in entries) else "skip"
 
 

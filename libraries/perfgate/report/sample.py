@@ -69,3 +69,101 @@ def record_run(run_dir: Path, criteria: list[dict], meta: dict, seed: int = 1, f
     if finish:
         rec.finish({})
     return rec
+
+
+# ------------------------------------------------------------------------------------------------ every verdict
+# A constructed run with every verdict kind of the decisive verdict (issue 20) in it, for comparison.html's tests and
+# screenshots: the noise each verdict used (perfgate.judge.noise_entry's `noise`), inconclusive criteria (the message
+# ends "; INCONCLUSIVE: ..."), skipped ones, `limited` criteria held to the guide's worst value (pass and fail; the
+# message carries "LIMITED: ..."), and a history of earlier runs beside it. The shapes follow metrics.json as
+# perfgate.run.recording.entry() writes it; the values are drawn, not measured.
+POOLED = "this run, pooled over {rows} rows of the suite (0.42 x the guide min/max {shape:.1f}%)"
+LIMITED_REASON = "its noise needs {runs} runs to decide at ±{tol:.0f}%, its budget allows {budget}"
+
+
+def _noise(rng: random.Random, suite_rows: int, runs: int) -> dict:
+    sd = rng.uniform(0.004, 0.04)
+    return {"sd": round(sd, 6), "df": round(runs - 1 + rng.uniform(4, 30), 1), "sd_fail": round(sd * 1.3, 6),
+            "source": POOLED.format(rows=suite_rows, shape=sd * 240), "runs": runs}  # fmt: skip
+
+
+def every_verdict_entries(criteria: list[dict], seed: int = 1) -> list[dict]:
+    """entries() with the decisive verdict's fields: samples and noise on every measured criterion, and per suite
+    (in the criteria's order) some criteria inconclusive, skipped or limited, so every kind is on the page."""
+    rng = random.Random(seed)
+    out = entries(criteria, seed)
+    rows = {s: sum(1 for e in out if e["suite"] == s) for s in {e["suite"] for e in out}}
+    for i, e in enumerate(out):
+        if e["measured"] is None:
+            continue
+        runs = rng.choice((3, 3, 5, 8, 20))
+        e["samples"] = [round(e["measured"] * rng.gauss(1.0, 0.01), 4) for _ in range(runs)]
+        e["noise"] = _noise(rng, rows[e["suite"]], runs)
+        if i % 41 == 7:
+            e["noise"]["guide_spread_not_used"] = "its min is another row's min (a paired bw_mem row)"
+        if i % 37 == 11 and e["verdict"] in ("pass", "warn"):
+            e["verdict"] = "inconclusive"
+            e["message"] = (f"{e['name']}: within tolerance at the median; INCONCLUSIVE: {runs} runs cannot tell "
+                            f"whether it is above or below its threshold at the gate's error rate")  # fmt: skip
+        elif i % 53 == 20 and e["verdict"] == "pass":
+            e.update(verdict="skip", measured=None, samples=[], message="no storage device (storage.emmc)")
+            e.pop("noise")
+    for i, verdict in ((4, "pass"), (30, "fail")):  # limited: one holds, one fails the guide's worst value
+        e = out[i]
+        if e["measured"] is None:
+            continue
+        tol = float(e["tolerance"])
+        worse = -1 if e["direction"] == "higher" else 1
+        worst = e["published"] * (1 + worse * 0.22)
+        threshold = worst * (1 + worse * tol)
+        measured = e["published"] * (1 + worse * (0.12 if verdict == "pass" else 0.45))
+        detect = 41.5 if verdict == "pass" else 33.0
+        reason = LIMITED_REASON.format(runs=64, tol=tol * 100, budget=5)
+        e.update(verdict=verdict, measured=round(measured, 4),
+                 delta_pct=round((measured - e["published"]) / e["published"] * 100, 2),
+                 limited={"threshold": round(threshold, 4), "guide_worst": round(worst, 4), "detectable_pct": detect,
+                          "reason": reason},
+                 message=f"{e['name']}: measured {measured:.6g}, published {e['published']:.6g}: LIMITED: {reason}: "
+                         f"{'holds' if verdict == 'pass' else 'fails it'}; the smallest regression from published its "
+                         f"runs could fail: {detect:.0f}%")  # fmt: skip
+    return out
+
+
+def history_records(criteria: list[dict], board: str, runs: int = 5, virtual: bool = True) -> list[dict]:
+    """`runs` earlier passing runs of the board as history.jsonl holds them (perfgate.report.history.record_of's
+    shape), one a day before 2026-11-22, each suite drifting a little from run to run."""
+    out = []
+    for n in range(runs):
+        es = entries(criteria, seed=100 + n, degraded=0.0)
+        for e in es:  # healthy runs: a criterion the draw left unmeasured reads as published
+            if e["verdict"] not in ("pass", "warn"):
+                e.update(measured=e["published"], verdict="pass")
+        day = 22 - runs + n
+        out.append({
+            "run": f"202611{day:02d}-080000", "path": f"202611{day:02d}-080000", "board": board, "lab": "sim",
+            "virtual": virtual, "started": f"2026-11-{day:02d}T08:00:00+00:00", "status": "finished",
+            "verdict": "pass", "metrics": {e["id"]: {k: e.get(k) for k in ("suite", "name", "unit", "measured",
+                                           "published", "direction", "tolerance", "verdict")} for e in es},
+        })  # fmt: skip
+    return out
+
+
+def record_every_verdict_run(run_dir: Path, criteria: list[dict], meta: dict, history_runs: int = 5) -> RunRecorder:
+    """The constructed run of every_verdict_entries() in run_dir, with `history_runs` earlier runs in the board's
+    history beside it (run_dir/../history.jsonl), recorded and finished through the real RunRecorder."""
+    import json
+
+    from perfgate.report.history import HISTORY
+
+    run_dir.parent.mkdir(parents=True, exist_ok=True)
+    board = str(meta.get("board") or run_dir.parent.name)
+    lines = [json.dumps(r, separators=(",", ":")) + "\n" for r in history_records(criteria, board, history_runs)]
+    (run_dir.parent / HISTORY).write_text("".join(lines), encoding="utf-8")
+    rec = RunRecorder(run_dir, {"started": "2026-11-22T08:00:00+00:00", **meta})
+    for e in every_verdict_entries(criteria):
+        raw = run_dir / e["evidence"][0]
+        raw.parent.mkdir(parents=True, exist_ok=True)
+        raw.write_text(f"(synthetic output of {e['suite']})\n", encoding="utf-8")
+        rec.record(e)
+    rec.finish({"finished": "2026-11-22T09:12:00+00:00"})
+    return rec

@@ -12,8 +12,12 @@ import fnmatch
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from perfgate.errors import PerfgateError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass
@@ -121,6 +125,23 @@ def suites_in(runs: list[dict]) -> list[str]:
 
 def plot(series: list[Series], out: Path, title: str) -> Path:
     """A PNG (or SVG, by the file's suffix) of the series, one x position per run."""
+    fig = figure(series, title)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+    return out
+
+
+def png(series: list[Series], title: str, size: tuple[float, float] = (7.5, 3.0)) -> bytes:
+    """The plot of the series as PNG bytes, `size` inches at 96 dpi (comparison.html embeds one per suite)."""
+    import io
+
+    buf = io.BytesIO()
+    figure(series, title, size).savefig(buf, format="png", dpi=96)
+    return buf.getvalue()
+
+
+def figure(series: list[Series], title: str, size: tuple[float, float] | None = None) -> Figure:
+    """The matplotlib Figure of the series, one x position per run (a run in the board's history)."""
     from matplotlib.figure import Figure
 
     from perfgate.report.charts import COLOURS
@@ -129,7 +150,7 @@ def plot(series: list[Series], out: Path, title: str) -> Path:
         raise PerfgateError("nothing to plot: no run has a value for this selection")
     runs = sorted({(p.started, p.run) for s in series for p in s.points})
     x_of = {run: i for i, (_, run) in enumerate(runs)}
-    fig = Figure(figsize=(max(6.0, 0.5 * len(runs) + 3), 4.2))
+    fig = Figure(figsize=size or (max(6.0, 0.5 * len(runs) + 3), 4.2))
     ax = fig.add_subplot()
     single = len(series) == 1 and series[0].kind == "metric"
     for s in series:
@@ -157,9 +178,14 @@ def plot(series: list[Series], out: Path, title: str) -> Path:
                 zorder=3,
                 s=28,
             )
+    if len(series) == 1 and series[0].kind == "suite":  # one suite: each run's point in its verdict's colour
+        pts = [p for p in series[0].points if p.value is not None]
+        ax.scatter([x_of[p.run] for p in pts], [p.value for p in pts],
+                   c=[COLOURS.get(str(p.verdict), "#000") for p in pts], zorder=3, s=28)  # fmt: skip
     if not single:
         ax.axhline(1.0, color="#455a64", linestyle="--", linewidth=1)
-        ax.set_ylabel("measured vs published (1.0 = as published, higher is better)")
+        long = "measured vs published (1.0 = as published, higher is better)"
+        ax.set_ylabel(long if size is None else "measured / published", fontsize=None if size is None else 8)
     else:
         ax.set_ylabel(series[0].unit)
     labels = [
@@ -171,6 +197,4 @@ def plot(series: list[Series], out: Path, title: str) -> Path:
     ax.legend(fontsize=7, loc="best")
     ax.grid(color="#eeeeee")
     fig.tight_layout()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=110)
-    return out
+    return fig
