@@ -60,7 +60,7 @@ def test_unquoted_on_off_and_per_board_overrides(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     ("change", "message", "line"),
     [
-        (("kind: hardware", "kind: rack"), r"kind: must be one of sim, qemu, hardware, labgrid, labgrid-env, lava, not 'rack'", 2),
+        (("kind: hardware", "kind: rack"), r"kind: must be one of sim, qemu, hardware, labgrid, labgrid-env, lava", 2),
         (("baud: 115200}", "baud: fast}"), r"serial.baud: must be a positive integer, not 'fast'", 3),
         (('"rfc2217://lab-host:7001?ign_set_control"', '"telnet://x:1"'), r"serial.port: unsupported URL", 3),
         (('  off: "relay 1 off"\n', ""), r"power: needs a `cycle` command, or both `on` and `off`", 4),
