@@ -16,8 +16,17 @@ from perfgate import paths
 from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 
-KEYS = ("short_seconds", "min_runs", "max_runs", "rerun_share", "rerun_floor", "default_seconds", "seconds", "suites",
-        "per_table")
+KEYS = (
+    "short_seconds",
+    "min_runs",
+    "max_runs",
+    "rerun_share",
+    "rerun_floor",
+    "default_seconds",
+    "seconds",
+    "suites",
+    "per_table",
+)
 
 
 @dataclass(frozen=True)
