@@ -79,6 +79,10 @@ class UserBoard:
             b.start_lab()
             b.bring_up_board()
             logger.console(f"perfgate: {b.name} brought up for {bi.get_variable_value('${SUITE NAME}')}")
+        elif b.board is not None and b.board.state != "shell":  # a U-Boot suite left it at the U-Boot prompt
+            b.bring_up_board()
+        if b.board is not None and b.board.state != "shell":
+            raise AssertionError(f"the board is not at its shell: {b.bring_up_error or b.board.state}")
         self.board = b
         if b.lab is not None and not b.lab.console_only:
             bi.import_library("SSHLibrary")
