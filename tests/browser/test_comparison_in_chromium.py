@@ -148,7 +148,7 @@ def _background(img, box: dict) -> tuple[float, float, float]:
 
 def test_failures_open_the_page_in_chromium(every_verdict: Path) -> None:
     probe = _probe(every_verdict)
-    shot = every_verdict.parent.parent.parent / "every-verdict.png"
+    shot = paths.root() / "results" / "browser" / "every-verdict.png"
     p = _chromium(
         f"--window-size={WIDTH},{HEIGHT}", f"--screenshot={shot}", (every_verdict.parent / "probe.html").as_uri()
     )
