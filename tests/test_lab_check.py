@@ -141,3 +141,19 @@ def test_a_real_run_stops_on_an_unknown_name_before_the_lab(tmp_path: Path) -> N
     assert p.returncode != 0
     assert "[ ERROR ] perfgate: unknown variable -v REPAET" in p.stdout + p.stderr, p.stdout + p.stderr
     assert "LAB=sim" not in p.stdout  # stopped before the lab was opened
+
+
+def test_every_problem_of_one_file_not_only_the_first(tmp_path: Path) -> None:
+    """The gate's own check stops at the first problem; lab check names each (the same messages and lines)."""
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "name: bad\nkind: hardware\nserail: {port: /dev/null}\nserial: {port: /dev/null, baud: fast}\n"
+        'power: {on: "true", off: "true"}\ntimeouts: {boot: 90s, login: 30}\nssh: {address: "bad host"}\n'
+        "has: [ethernet, emmcc]\n",
+        encoding="utf-8",
+    )
+    problems = [str(p) for p in labcheck.check(str(path), "am62xx_sk").problems]
+    assert [p.split(": ", 2)[:2] for p in problems] == [
+        [f"{path}:3", "serail"], [f"{path}:4", "serial.baud"], [f"{path}:6", "timeouts.boot"],
+        [f"{path}:7", "ssh.address"], [f"{path}:8", "has.1"],
+    ], problems  # fmt: skip

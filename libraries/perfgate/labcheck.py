@@ -14,6 +14,7 @@ Nothing here powers, opens or connects to anything.
 
 from __future__ import annotations
 
+import copy
 import shlex
 import shutil
 import socket
@@ -21,6 +22,8 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import yaml
 
 from perfgate import boards, criteria, paths
 from perfgate.board import lab as labs
@@ -56,16 +59,73 @@ def check(lab_name: str | None, board: str | None = None, release: str | None = 
             canonical = boards.resolve(board)
         except PerfgateError as e:
             report.problems.append(e)
-    try:
-        lab = labs.load(lab_name, canonical)
-    except PerfgateError as e:
-        report.problems.append(e)
+    lab, errors = _load(lab_name, canonical)
+    report.problems += errors
+    if lab is None:
         return report
     _check_host(lab, report, resolve_hosts)
     _check_has(lab, report)
     if canonical:
         _check_board(lab, canonical, release, report)
     return report
+
+
+def _load(name: str | None, board: str) -> tuple[labs.Lab | None, list[PerfgateError]]:
+    """The lab as the gate loads it; when the file has a problem, every problem it has: the gate's own check
+    (board.lab.validate) stops at the first, so each key it names is taken out and the rest checked again (and
+    returned, when it then passes, for the checks on this host; without its per-board overrides)."""
+    try:
+        return labs.load(name, board), []
+    except PerfgateError as e:
+        errors: list[PerfgateError] = [e]
+    try:  # the file and its keys' lines, as load() reads them (an unknown lab, broken YAML: that one error)
+        path = labs.lab_path((name or "").strip() or labs.DEFAULT_LAB)
+        data = labs._normalise(load_mapping(path, "a mapping of keys"))
+        node = yaml.compose(path.read_text(encoding="utf-8"))
+    except PerfgateError:
+        return None, errors
+    lines: dict[tuple, int] = {}
+    if node is not None:
+        labs._collect_lines(node, (), lines)  # the same lines load() names
+    seen: set[tuple] = set()
+    for _ in range(50):
+        key = _key_of(errors[-1], lines)
+        if key is None or key in seen or not _drop(data, key):
+            break
+        seen.add(key)
+        checked = labs._normalise(copy.deepcopy(data))  # as load() reads it (YAML's on/off keys named back)
+        lab = labs.Lab(name=str(data.get("name") or path.stem), path=path, data=checked, lines=lines)
+        try:
+            labs.validate(lab)
+        except PerfgateError as e:
+            if _key_of(e, lines) in seen:  # the key taken out is needed: what it says now follows from that
+                break
+            errors.append(e)
+            continue
+        return lab, errors  # the rest of the lab (its bad keys out) is checked on this host too
+    return None, errors
+
+
+def _key_of(error: PerfgateError, lines: dict[tuple, int]) -> tuple | None:
+    """The key path an error names (`timeouts.boot: must be ...` -> ("timeouts", "boot")), if the file has it."""
+    head = error.message.split(": ", 1)[0]
+    key = tuple(int(p) if p.isdigit() else p for p in head.split("."))
+    return key if key in lines else None
+
+
+def _drop(data: dict, key: tuple) -> bool:
+    node: object = data
+    for k in key[:-1]:
+        node = node.get(k) if isinstance(node, dict) else (node[k] if isinstance(node, list) and
+                                                            isinstance(k, int) and k < len(node) else None)  # fmt: skip
+    last = key[-1]
+    if isinstance(node, dict) and last in node:
+        del node[last]
+        return True
+    if isinstance(node, list) and isinstance(last, int) and last < len(node):
+        node[last] = None
+        return True
+    return False
 
 
 def _check_host(lab: labs.Lab, report: Report, resolve_hosts: bool) -> None:
