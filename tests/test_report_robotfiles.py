@@ -39,8 +39,9 @@ def _suite(tmp_path: Path) -> Path:
     suite = tmp_path / "gate.robot"
     suite.write_text(
         f"*** Settings ***\nLibrary    {lib}\nSuite Setup    Open Run    {tmp_path / 'results' / 'b' / 'run1'}\n"
-        "Suite Teardown    Close Run\n\n*** Test Cases ***\nCopy Holds\n    Judge    copy    pass\n\n"
-        "Latency Holds\n    Judge    latency    fail\n"
+        "Suite Teardown    Close Run\n\n*** Test Cases ***\nCopy Holds\n    [Tags]    b.s.t.copy    system\n"
+        "    Judge    copy    pass\n\nLatency Holds\n    [Tags]    b.s.t.latency    system\n"
+        "    Judge    latency    fail\n"
     )
     return suite
 
@@ -112,3 +113,16 @@ def test_tests_that_failed_without_a_criterion_are_not_hidden(tmp_path: Path) ->
     page = (run / "comparison.html").read_text()
     assert 'id="unjudged">Robot failed 1 test(s) that judged no criterion' in page
     assert "3 tests: 1 passed, 2 failed, 0 skipped" in page
+
+
+def test_the_run_dirs_report_counts_no_criterion_id_tag(tmp_path: Path) -> None:
+    """The run directory's log.html and report.html (rebot) keep the criterion ids (`<board>.*`, tagged on every
+    test) out of "Statistics by Tag", as the gate's own run does (perfgate.robot.tagstats); the tests keep them."""
+    import re
+
+    assert _robot(tmp_path, "--listener", "perfgate.robot.listener.RunFiles").returncode == 1
+    run = tmp_path / "results" / "b" / "run1"
+    report = (run / "report.html").read_text(encoding="utf-8")
+    stats = json.loads(re.search(r'window\.output\["stats"\] = (\[.*?\]);\n', report).group(1))
+    assert [s["label"] for s in stats[1]] == ["system"]
+    assert "b.s.t.copy" in (run / "output.xml").read_text(encoding="utf-8")

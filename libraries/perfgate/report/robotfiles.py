@@ -59,7 +59,8 @@ def collect(run_dir: Path, files: dict[str, object], meta: dict | None = None) -
     if board:
         virtual = " (VIRTUAL BOARD)" if meta.get("virtual") else ""
         rebot += ["--name", board, "--reporttitle", f"perfgate {board}{virtual} Report",
-                  "--logtitle", f"perfgate {board}{virtual} Log"]  # fmt: skip
+                  "--logtitle", f"perfgate {board}{virtual} Log",
+                  "--tagstatexclude", f"{board}.*"]  # fmt: skip  # the criterion ids (perfgate.robot.tagstats)
     if _usable(files.get("xunit"), since) is not None:
         rebot += ["--xunit", NAMES["xunit"]]
     subprocess.run([*rebot, str(output)], capture_output=True, text=True, timeout=300, check=False)

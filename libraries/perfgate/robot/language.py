@@ -43,6 +43,9 @@ class PerfgateCriteria(Language):
         settings = _run_settings()
         if settings is not None:
             _register(settings)
+            from perfgate.robot import tagstats  # the criterion-id tags out of "Statistics by Tag" (tagstats.py)
+
+            tagstats.keep_ids_out_of_statistics(settings, _last([str(v) for v in settings.variables], "BOARD"))
 
 
 def _run_settings():
