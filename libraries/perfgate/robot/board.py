@@ -22,7 +22,7 @@ from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 from robot.running.context import EXECUTION_CONTEXTS
 
-from perfgate import boards, runvars
+from perfgate import __version__, boards, runvars
 from perfgate.board import boottime
 from perfgate.board.commands import Commands
 from perfgate.board.console import Console
@@ -53,7 +53,7 @@ def _text(value: object) -> str:
     return "" if value is None or str(value).upper() == "NONE" else str(value)
 
 
-@library(scope="GLOBAL", listener="SELF", auto_keywords=False)
+@library(scope="GLOBAL", version=__version__, listener="SELF", auto_keywords=False)
 class Board:
     ROBOT_LISTENER_API_VERSION = 3
     active: Board | None = None  # the instance with an open lab: suites that do not import it still reach it
@@ -299,6 +299,8 @@ class Board:
 
     @keyword
     def power_off_board(self) -> None:
+        """Close the SSH connection and switch the board off with the lab's power driver: its `off` command (a lab
+        with none, or one that can only reboot the board, leaves it on), or the operator asked to (a manual lab)."""
         with self._logged("power off") as b:
             b.power_off()
 
@@ -324,11 +326,15 @@ class Board:
 
     @keyword
     def log_in_on_console(self) -> None:
+        """Log in at the login prompt on the serial console with the board's user and password (its data, or the
+        lab's); the board is then at its shell. A refused login fails with the console's answer."""
         with self._logged("login") as b:
             b.login()
 
     @keyword
     def learn_board_address(self) -> str:
+        """Return the board's network address: the lab's `ssh.address`, or (`discover`) read once per boot from
+        the board's interfaces on the console, and logged."""
         with self._logged("learn address") as b:
             address = b.network.learn_address()
         logger.info(f"board address: {address}")
@@ -336,6 +342,8 @@ class Board:
 
     @keyword("Open SSH To Board")
     def open_ssh_to_board(self) -> None:
+        """Open SSHLibrary's connection `board` to the board's address (learnt first if needed), with the lab's
+        user, port and password or key."""
         with self._logged("open SSH") as b:
             shell = b.network.open_ssh()
         logger.info(f"SSH open: {shell}")
@@ -354,6 +362,7 @@ class Board:
 
     @keyword("Bring Board To U-Boot")
     def bring_board_to_uboot(self) -> None:
+        """Bring the board to the U-Boot prompt from whatever state it is in (power-cycle and stop the autoboot)."""
         with self._logged("bring to U-Boot") as b:
             b.transition("uboot")
 
@@ -405,6 +414,8 @@ class Board:
 
     @keyword
     def board_state_should_be(self, state: str) -> None:
+        """Fail unless the board is in `state`, as the gate last saw it: one of unknown, off, uboot, booting, login,
+        shell, init_sh (perfgate.board.strategy.STATES)."""
         b = self._board()
         if b.state != state:
             raise AssertionError(f"the board is in state {b.state!r}, not {state!r}")

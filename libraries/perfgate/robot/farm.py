@@ -20,6 +20,7 @@ from robot.api import logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 
+from perfgate import __version__
 from perfgate.board.lab_labgrid import TAG_KEY, TAG_VALUE
 from perfgate.farm.client import FarmError
 from perfgate.farm.lease import Lease, take
@@ -37,7 +38,7 @@ def _output_dir() -> Path | None:
         return None
 
 
-@library(scope="GLOBAL", auto_keywords=False)
+@library(scope="GLOBAL", version=__version__, auto_keywords=False)
 class Farm:
     ROBOT_LISTENER_API_VERSION = 3
 
@@ -136,6 +137,7 @@ class Farm:
 
     @keyword
     def power_off_place(self, place: str = "") -> None:
+        """Switch the place's power off (labgrid's driver for its power resource)."""
         self._lease(place).power().off()
 
     @keyword
@@ -165,6 +167,7 @@ class Farm:
 
     @keyword
     def get_place_baud(self, place: str = "") -> int:
+        """The baud rate of the place's serial console (its NetworkSerialPort's `speed`, else 115200)."""
         return self._lease(place).place.baud()
 
     @keyword
@@ -179,4 +182,5 @@ class Farm:
 
     @keyword
     def get_place_tags(self, place: str = "") -> dict:
+        """The place's tags in the coordinator (e.g. {board: am62xx_sk}) as a dictionary."""
         return dict(self._lease(place).place.tags)

@@ -24,7 +24,7 @@ from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 from robot.running.context import EXECUTION_CONTEXTS
 
-from perfgate import boards, labcheck, runvars
+from perfgate import __version__, boards, labcheck, runvars
 from perfgate.errors import PerfgateError
 
 
@@ -121,7 +121,7 @@ def _dry_run() -> bool:
     return bool(ctx and ctx.dry_run)
 
 
-@library(scope="GLOBAL", listener="SELF", auto_keywords=False)
+@library(scope="GLOBAL", version=__version__, listener="SELF", auto_keywords=False)
 class Preflight:
     ROBOT_LISTENER_API_VERSION = 3
 

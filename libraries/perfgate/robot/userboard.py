@@ -23,6 +23,8 @@ from robot.api import logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn
 
+from perfgate import __version__
+
 BOARD_LIBRARY = "perfgate.robot.board.Board"
 NAME = "perfgate.robot.userboard"
 
@@ -56,7 +58,7 @@ def holds_the_board() -> bool:
     return uses(_RUN[0])
 
 
-@library(scope="GLOBAL", listener="SELF", auto_keywords=False)
+@library(scope="GLOBAL", version=__version__, listener="SELF", auto_keywords=False)
 class UserBoard:
     ROBOT_LISTENER_API_VERSION = 3
 
