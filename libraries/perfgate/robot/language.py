@@ -12,10 +12,13 @@ parses the file, before pre-run modifiers run (`robot.conf.languages.Languages.a
 
 So this module defines a language that adds no word (English stays as it is), and when Robot instantiates it
 during a `robot` run it adds the expansion to that run's own pre-run modifiers (the list `--prerunmodifier`
-fills, in the run's RobotSettings), unless the command line already names it. Robot then runs it as if it had
-been given: nothing is patched, nothing outside that run changes, and other tools that parse the files (robocop,
-libdoc, an editor) are untouched. Under `--rerunfailed` it also maps the failed tests of the output to this run's
-tests by suite file and test name, so that rerunning `suites/` after a one-file run (or back) selects them.
+fills), unless the command line already names it. Robot then runs it as if it had been given: no Robot code is
+patched, nothing outside that run changes, and other tools that parse the files (robocop, libdoc, an editor) are
+untouched. The one reliance on Robot's internals: the run's RobotSettings is found on the call stack, as the
+local `settings` of `RobotFramework.main` (robot/run.py, Robot 7.5); tests/robot/test_plain_command.py fails
+if a Robot upgrade moves it. The selection follows the renamed top suite (`-s Suites.System.Stream` still
+selects), and under `--rerunfailed` the failed tests of the output are mapped to this run's tests by suite file
+and test name, so that rerunning `suites/` after a one-file run (or back) selects them.
 
 A bad BOARD (unknown, missing) stops the run before anything starts, with one error naming the known boards.
 """
