@@ -42,6 +42,13 @@ if [ "$(id -u)" = 0 ]; then
     (cd build/apt-non-free && apt-get "${apt_private[@]}" download netperf)
     dpkg -x build/apt-non-free/netperf_*.deb build/netperf
   fi
+  # a real LAVA for the `lava` tests (tests/lavalab.py starts its daemons itself, no systemd): lava-server's
+  # post-install creates and migrates its database, so PostgreSQL is installed and its cluster running first
+  apt-get install -y -q --no-install-recommends postgresql
+  pg_lsclusters -h | while read -r version cluster _port status _rest; do
+    [ "$status" = online ] || pg_ctlcluster "$version" "$cluster" start
+  done
+  apt-get install -y -q --no-install-recommends lava-server lava-dispatcher lavacli
 else
   echo "setup.sh: not root; make sure these Debian packages are installed: ${APT_PACKAGES[*]}" >&2
 fi
