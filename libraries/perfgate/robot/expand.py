@@ -10,7 +10,8 @@ DataDriver builds a suite's tests only when the suite starts, after Robot has al
 from the same threshold files (the same test names, tags, documentation and template call) and takes DataDriver
 out of those suites. The board comes from the modifier's argument (`...Criteria:am62xx_sk`) or from
 `-v BOARD:`, the release from `-v RELEASE:` (default: the newest), as in the gate.
-`export ROBOT_OPTIONS="--prerunmodifier perfgate.robot.expand.Criteria"` makes it the default.
+Every gate suite file's `language: perfgate.robot.language` line adds it to the plain `robot` command's own
+pre-run modifiers (perfgate/robot/language.py), so the option is needed only where the suites are not perfgate's.
 
 The top suite is named after the board (as the RunFiles listener names it in output.xml and the pabot argument
 files with --name), or, with --rerunfailed, as in the output it reruns, so that Robot's full names match.
