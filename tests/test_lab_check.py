@@ -157,3 +157,16 @@ def test_every_problem_of_one_file_not_only_the_first(tmp_path: Path) -> None:
         [f"{path}:3", "serail"], [f"{path}:4", "serial.baud"], [f"{path}:6", "timeouts.boot"],
         [f"{path}:7", "ssh.address"], [f"{path}:8", "has.1"],
     ], problems  # fmt: skip
+
+
+def test_a_labgrid_coordinator_that_does_not_resolve(tmp_path: Path) -> None:
+    path = tmp_path / "farm.yaml"
+    path.write_text(
+        "name: farm\nkind: labgrid\nlabgrid: {coordinator: 'no-such-host.invalid:20408'}\n", encoding="utf-8"
+    )
+    problems = [str(p) for p in labcheck.check(str(path)).problems]
+    assert len(problems) == 1 and problems[0].startswith(
+        f"{path}:3: labgrid.coordinator: host 'no-such-host.invalid' does not resolve here"
+    ), problems
+    path.write_text("name: farm\nkind: labgrid\nlabgrid: {coordinator: '127.0.0.1:20408'}\n", encoding="utf-8")
+    assert labcheck.check(str(path)).ok

@@ -161,6 +161,10 @@ def _check_host(lab: labs.Lab, report: Report, resolve_hosts: bool) -> None:
         folder = Path(known).expanduser().parent
         if not folder.is_dir():
             report.problems.append(lab.error(f"its folder {str(folder)!r} does not exist", "ssh", "known_hosts"))
+    coordinator = (d.get("labgrid") or {}).get("coordinator") if d["kind"] == "labgrid" else None
+    if resolve_hosts and isinstance(coordinator, str):  # HOST:PORT ([v6]:PORT)
+        host = coordinator.rsplit(":", 1)[0].strip("[]") if ":" in coordinator else coordinator
+        _resolves(lab, report, host, ("labgrid", "coordinator"))
     if d["kind"] == "labgrid-env":  # the environment file, its target and its serial devices, nothing activated
         from perfgate.board import labgrid_env
 
