@@ -18,7 +18,7 @@ from robot.api import SkipExecution, logger
 from robot.api.deco import keyword, library
 from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
 
-from perfgate import boards
+from perfgate import __version__, boards
 from perfgate.datafile import merge
 from perfgate.errors import PerfgateError
 from perfgate.judge import Judge
@@ -44,7 +44,7 @@ def _var(name: str, default: object = None) -> object:
         return default
 
 
-@library(scope="GLOBAL", listener="SELF", auto_keywords=False)
+@library(scope="GLOBAL", listener="SELF", auto_keywords=False, version=__version__)
 class Gate:
     ROBOT_LISTENER_API_VERSION = 3
 
