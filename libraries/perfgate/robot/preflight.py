@@ -89,9 +89,18 @@ def declared_variables(suite: object) -> set[str]:
     return names
 
 
+# Robot's own automatic variables (Robot's user guide, "Automatic variables"): never unknown, even when given
+ROBOT_BUILTINS = ("TEMPDIR", "EXECDIR", "OPTIONS", "OUTPUT_DIR", "OUTPUT_FILE", "REPORT_FILE", "LOG_FILE",
+                  "DEBUG_FILE", "LOG_LEVEL", "TEST_NAME", "TEST_TAGS", "TEST_DOCUMENTATION", "TEST_STATUS",
+                  "TEST_MESSAGE", "PREV_TEST_NAME", "PREV_TEST_STATUS", "PREV_TEST_MESSAGE", "SUITE_NAME",
+                  "SUITE_SOURCE", "SUITE_DOCUMENTATION", "SUITE_METADATA", "SUITE_STATUS", "SUITE_MESSAGE",
+                  "KEYWORD_STATUS", "KEYWORD_MESSAGE")  # fmt: skip
+
+
 def check_command_line(top: object) -> runvars.RunVars:
     """Unknown `-v` names and bad values raise runvars.VariableError (the first one found)."""
-    runvars.check_names([runvars.cli_name(v) for v in command_line_variables()], declared_variables(top))
+    declared = {*declared_variables(top), *ROBOT_BUILTINS}
+    runvars.check_names([runvars.cli_name(v) for v in command_line_variables()], declared)
     return runvars.read(_var)
 
 
