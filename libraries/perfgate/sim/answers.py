@@ -16,6 +16,7 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 
+from perfgate.errors import ParseError
 from perfgate.model import Criterion
 from perfgate.sim import tools, values
 from perfgate.sim import workloads as sim_workloads
@@ -51,6 +52,15 @@ class Answer:
     values: dict[str, float]  # metric -> published value (degraded by faults)
     directions: dict[str, str] = field(default_factory=dict)
     spreads: dict[str, float] = field(default_factory=dict)  # metric -> relative sd (perfgate.sim.spread)
+
+
+def _one_quantity(tool: str, vals: dict[str, float], degraded: set[str]) -> None:
+    try:
+        same = getattr(tools.module(tool), "one_quantity", None)
+    except (ImportError, ParseError):  # a tool without a renderer: the answer fails later, with its own message
+        return
+    if same is not None:
+        same(vals, degraded)
 
 
 class Answers:
@@ -111,6 +121,8 @@ class Answers:
                         vals[key], dirs[key], sds[key] = cs[0].value, cs[0].direction, self.spread.of(cs[0])
                         if any(self.data.faults.degradation(c.id) for c in cs):
                             degraded.add(key)
+                if degraded:  # keys of one quantity the board prints once follow a degraded one (sim.tools.lmbench)
+                    _one_quantity(run.tool, vals, degraded)
                 tokens = _tokens(run.command)
                 if tokens and tokens not in self._index:
                     self._index[tokens] = Answer(run.tool, run.command, vals, dirs, sds)
