@@ -5,6 +5,11 @@
   must still be the ones requirements.txt pinned.
 - Under CI (`CI` set), a test skipped because something setup.sh installs is missing is a failure: a fresh machine
   that lacks a tool must not turn its tests into a quiet row of `s`.
+- The tests run on two workers (pytest-xdist, `-n 2 --dist loadfile` in pyproject.toml; `-n 0` runs them in this
+  process): a file's tests stay together on one worker, so its module fixtures are set up once; two files may run
+  at the same time, so a test that runs the gate writes its results under its own tmp_path (PERFGATE_RESULTS), never
+  into the repository's results/ where another file's gate could be writing. (`--dist loadgroup` would group files,
+  but pytest-xdist 3.8 cannot rename pytest 9's node ids, so its groups have no effect.)
 """
 
 from __future__ import annotations

@@ -56,7 +56,9 @@ def gate(out: Path, root: Path | None = None) -> tuple[subprocess.CompletedProce
     return p, json.loads((new[-1] / "metrics.json").read_text(encoding="utf-8"))
 
 
-def test_gate_passes_against_the_baseline_and_fails_a_tightened_one(recorded, tmp_path):
+def test_gate_passes_against_the_baseline_and_fails_a_tightened_one(recorded, tmp_path, monkeypatch):
+    # its own results directory: another test file may run a gate of this board at the same time (pytest-xdist)
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path / "results"))
     p, entries = gate(tmp_path / "baseline")
     verdicts = {e["id"]: e["verdict"] for e in entries}
     assert set(verdicts) == {c.id for c in recorded}, p.stdout[-3000:]
