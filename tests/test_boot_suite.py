@@ -35,7 +35,7 @@ def test_boot_suite_am62xx_lp_sk_passes_one_test_per_published_number(tmp_path):
     entries = json.loads(runs[0].read_text())
     entries = entries if isinstance(entries, list) else entries.get("criteria", entries.get("entries", []))
     noise = [e["noise"] for e in entries if e.get("samples")]
-    assert len(noise) == 3 and all(n["source"].endswith("for one run, over the mean of 2") for n in noise), noise
+    assert len(noise) == 3 and all("for one run, over the mean of 2)" in n["source"] for n in noise), noise
     serial = list((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/serial.log"))
     assert serial and "Starting kernel" in serial[0].read_text(errors="replace")
     raw = list((r["results"] / "virtual" / "am62xx_lp_sk").glob("*/raw/boot_time/boot-init_sh-*.txt"))
@@ -89,16 +89,18 @@ def test_boot_survives_garbage_on_the_line(tmp_path):
     assert r["rc"] == sum(s != "PASS" for s, _ in r["tests"].values()), r["tests"]
 
 
-def test_the_guides_20_boot_cycles_decide_what_3_cannot(tmp_path):
-    """am62xx_sk 12.00.00 prints boot time 18.15 s (min 17.32, max 36.26) over 20 boot cycles: one boot's noise,
-    26 %, is wide against the 15 % tolerance. The gate judges the mean of BOOT_CYCLES boots, whose noise is one
-    boot's over sqrt(cycles): at 3 cycles the criterion is undecidable even at its published value (said when the run
-    opens, inconclusive at the end); at the guide's 20 it passes."""
-    warned = "cannot be decided in REPEAT:3 runs even at their published value"
+def test_boot_time_is_judged_as_the_mean_of_its_cycles(tmp_path):
+    """am62xx_sk 12.00.00 prints boot time 18.15 s (min 17.32, max 36.26) over 20 boot cycles. The gate judges the
+    mean of BOOT_CYCLES boots, whose noise is one boot's over sqrt(cycles): the boot-time class's 4 % for one boot
+    until the board shows its own (the suite has one row, so nothing to pool). Three cycles decide a healthy board
+    (the previous rule took the guide's 26 % as one boot's noise and left it inconclusive); a boot 30 % slower fails."""
     r = run_gate(tmp_path / "3", "am62xx_sk", ["boot_time"], RELEASE="12.00.00", BOOT_CYCLES="3", INCONCLUSIVE="fail")
     [(status, message)] = r["tests"].values()
-    assert status == "FAIL" and "INCONCLUSIVE: undecided after 3 runs" in message, message
-    assert "26.1% for one run, over the mean of 3" in message and warned in r["stdout"]
-    r = run_gate(tmp_path / "20", "am62xx_sk", ["boot_time"], RELEASE="12.00.00", BOOT_CYCLES="20", INCONCLUSIVE="fail")
+    assert status == "PASS" and r["rc"] == 0, message
+    run = next((r["results"] / "virtual" / "am62xx_sk").glob("*/metrics.json"))
+    [entry] = [e for e in json.loads(run.read_text()) if e.get("samples")]
+    assert "4.0% for one run, over the mean of 3)" in entry["noise"]["source"], entry["noise"]
+    slow = "degrade:am62xx_sk.boot_time.*:30"
+    r = run_gate(tmp_path / "slow", "am62xx_sk", ["boot_time"], RELEASE="12.00.00", BOOT_CYCLES="3", FAULTS=slow)
     [(status, message)] = r["tests"].values()
-    assert status == "PASS" and r["rc"] == 0 and warned not in r["stdout"], message
+    assert status == "FAIL" and "worse than published by more than the tolerance" in message, message

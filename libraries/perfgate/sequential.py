@@ -84,9 +84,12 @@ class NoiseModel:
         if averaged <= 1 or p.history_df is not None:
             return p
         root = math.sqrt(averaged)
+        def per_value(source: str, sd: float) -> str:
+            return f"{source} ({sd * 100:.1f}% for one run, over the mean of {averaged})"
+
         return replace(p, shape=p.shape / root, guide=p.guide / root, fallback=p.fallback / root,
-                       source=f"{p.source}: one run's over the mean of {averaged}",
-                       fallback_source=f"{p.fallback_source}: one run's over the mean of {averaged}")  # fmt: skip
+                       source=per_value(p.source, p.shape),
+                       fallback_source=per_value(p.fallback_source, p.fallback))  # fmt: skip
 
     def q_pass(self, df: float) -> float:
         return t_quantile(self.alpha_pass, df)
