@@ -42,8 +42,10 @@ def test_a_short_rt_run_is_inconclusive_unless_it_already_fails(tmp_path: Path) 
     assert verdicts.pop("L_PERF_SHIELD_SMP_HACKBENCH") == "fail", entries[HACKBENCH]["message"]
     assert verdicts.pop("Min Latencies") == verdicts.pop("Avg Latencies") == "pass"  # not tail statistics
     assert set(verdicts.values()) == {"inconclusive"}, verdicts  # 10 use cases, the OSADL max and overflows
-    # another short run would decide nothing: each run ran once (REPEAT 3 is a maximum)
-    assert {len(e["samples"]) for e in entries.values()} == {1}, [e["samples"] for e in entries.values()]
+    # another short run would decide nothing: each ran once; the failing one once more, a FAIL resting on noise the
+    # board showed (not on the class default alone)
+    others = {len(e["samples"]) for cid, e in entries.items() if cid != HACKBENCH}
+    assert others == {1} and len(entries[HACKBENCH]["samples"]) == 2, [e["samples"] for e in entries.values()]
     osadl = entries[OSADL_MAX]
     assert "ran 2000 loops (as cyclictest printed) of the guide's 100000000 loops" in osadl["message"]
     assert osadl["run_length"] == {
@@ -57,7 +59,8 @@ def test_a_short_rt_run_is_inconclusive_unless_it_already_fails(tmp_path: Path) 
     assert "of the guide's 14400 s (4 h)" in hackbench["message"] and hackbench["run_length"]["short"]
     assert "a shorter run can only see a smaller maximum" not in hackbench["message"]  # it failed: that is decided
     tests = {name.rsplit(".", 1)[-1]: t for name, t in r["tests"].items()}
-    assert tests["L_PERF_SHIELD_SMP_NO_LOAD"][0] == "FAIL"  # inconclusive fails the gate (INCONCLUSIVE:fail)
+    assert tests["L_PERF_SHIELD_SMP_NO_LOAD"][0] == "SKIP"  # inconclusive: a SKIP with why, apart from a FAIL
+    assert tests["Gate Verdict"][0] == "FAIL"  # ... and it fails the gate (INCONCLUSIVE:fail)
     assert "of the guide's 14400 s (4 h)" in tests["L_PERF_SHIELD_SMP_NO_LOAD"][1]
     assert meta["verdict"] == "fail" and "12 inconclusive" in meta["verdict_reason"], meta["verdict_reason"]
     assert r["rc"] != 0
