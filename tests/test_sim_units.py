@@ -385,21 +385,35 @@ def test_a_degraded_number_shows_whichever_suite_shares_its_command(suite: str) 
     assert printed[f"degrade:{target.id}:15"] < 0.9 * printed[""], printed
 
 
-@pytest.mark.parametrize("target_end", ["latency-for-1-00-mb-block-size-nanosec.perf", "stride128-sz1000k-ns.perf"])
-def test_a_degraded_number_shows_when_another_row_prints_the_same_quantity(target_end: str) -> None:
+LAT_1MB = "latency_for_1.00_mb_block_size (nanosec)"
+
+
+@pytest.mark.parametrize(
+    ("target_end", "command", "metric"),
+    [
+        ("latency-for-1-00-mb-block-size-nanosec.perf", "lat_mem_rd 1M 128 2>&1", LAT_1MB),
+        ("stride128-sz1000k-ns.perf", "lat_mem_rd 1M 128 2>&1", LAT_1MB),
+        ("af-unix-socket-stream-bandwidth-mb-s.perf", "bw_unix 2>&1", "af_unix_socket_stream_bandwidth (MBs)"),
+    ],
+)
+def test_a_degraded_number_shows_when_another_row_prints_the_same_quantity(target_end: str, command: str,
+                                                                           metric: str) -> None:  # fmt: skip
     """am62xx_sk 12.00.00: TI's `latency_for_1.00_mb_block_size` is half the 1.00 MB `lat_mem_rd` row, and
-    `lat_mem_rd 1M 128` prints that row once. Degrading the summary changed nothing (the row's own published value
-    was printed): benchmarks/error_rates_robot.py found a 15 % regression of it read pass. Degrading either now shows
-    in what the command prints, read back by the real parser."""
+    `af_unix_socket_stream_bandwidth` is `bw_unix`'s own result: the board prints each quantity once. Degrading the
+    summary row changed nothing (the other row's published value was printed): benchmarks/error_rates_robot.py found
+    15 % regressions of both read pass. Degrading either row now shows in what the command prints, read back by the
+    real parser (degrading the program's own row showed before too)."""
     from perfgate import criteria
 
     crits = criteria.load("am62xx_sk", "lmbench", release="12.00.00")
     target = next(c for c in crits if c.id.endswith(target_end))
-    command = "lat_mem_rd 1M 128 2>&1"
     printed = {}
     for spec in ("", f"degrade:{target.id}:15"):
         board = answers_mod.Answers(data_mod.load("am62xx_sk", faults.parse(spec), release="12.00.00"),
                                     random.Random(1))  # fmt: skip
-        parsed = tools.parse("lmbench", board.render(board.lookup(command)), command=command)
-        printed[spec] = parsed["latency_for_1.00_mb_block_size (nanosec)"]
-    assert printed[f"degrade:{target.id}:15"] > 1.1 * printed[""], printed
+        answer = board.lookup(command)
+        assert answer is not None, command
+        parsed = tools.parse("lmbench", board.render(answer), command=command)
+        printed[spec] = parsed[metric]
+    worse = printed[f"degrade:{target.id}:15"] / printed[""]
+    assert (worse > 1.1) if target.direction == "lower" else (worse < 0.9), printed

@@ -44,16 +44,21 @@ def _draw(values: dict[str, float], key: str, rng: random.Random, default: float
 
 
 def one_quantity(values: dict[str, float], degraded: set[str]) -> None:
-    """TI's `latency_for_1.00_mb_block_size` is half the 1.00 MB `lat_mem_rd` row and `latency_for_0.50_...` the
-    0.50 MB row (perfgate.tools.lmbench): the board prints each quantity once. Where one of a pair is degraded
-    (FAULTS) and the other is not, the other follows it, so that the degradation shows in what the board prints."""
+    """TI's summary rows name a program's own result (`af_unix_socket_stream_bandwidth` is `bw_unix`), its
+    `latency_for_1.00_mb_block_size` is half the 1.00 MB `lat_mem_rd` row and `latency_for_0.50_...` the 0.50 MB row
+    (perfgate.tools.lmbench): the board prints each quantity once. Where one of a pair is degraded (FAULTS) and the
+    other is not, the other follows it, so that the degradation shows in what the board prints."""
+    pairs = [(k, alias, 1.0) for k, alias in SUMMARY.items()]  # TI's summary names of a program's own result
     for size, summary, factor in ((1.0, MEM_RD_SUMMARY[1.0], 2.0), (0.5, MEM_RD_SUMMARY[0.5], 1.0)):
         rows = [k for k in values if k.startswith("lat_mem_rd-") and k.endswith(f"-sz{int(size * 1000)}k (ns)")]
-        for row in rows:
-            if summary in degraded and row not in degraded and summary in values:
-                values[row] = values[summary] * factor
-            elif row in degraded and summary not in degraded and summary in values:
-                values[summary] = values[row] / factor
+        pairs += [(row, summary, factor) for row in rows]
+    for row, summary, factor in pairs:
+        if row not in values or summary not in values:
+            continue
+        if summary in degraded and row not in degraded:
+            values[row] = values[summary] * factor
+        elif row in degraded and summary not in degraded:
+            values[summary] = values[row] / factor
 
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
