@@ -28,7 +28,7 @@ from perfgate.robot.criteria_reader import criteria_problem
 from perfgate.robot.links import link_base as _link_base
 from perfgate.robot.verdict_test import VerdictTest
 from perfgate.run import plan
-from perfgate.run.recording import Outcome, Recording, outcome, say_judged
+from perfgate.run.recording import Outcome, Recording, outcome, say_judged, verdict_problems
 from perfgate.run.runner import Runner
 from perfgate.run.session import Session, board_versions, selected_suites
 
@@ -171,34 +171,20 @@ class Gate:
 
     @keyword
     def something_should_have_been_measured(self) -> None:
-        """The `Gate Verdict` test, added to the run only when no criterion was judged: a run that measured nothing
-        fails (Robot's exit status too), with the reasons the criteria were skipped, grouped."""
-        from perfgate.report.metrics import nothing_measured, nothing_measured_message
-
-        entries = self.recording.entries if self.recording is not None else []
-        if not nothing_measured(entries):
-            return
-        if not entries and self.session.selected:
-            raise AssertionError(f"nothing was measured: the selected suites ({', '.join(self.session.selected)}) "
-                                 f"publish no number for {self.session.board}")  # fmt: skip
-        raise AssertionError(nothing_measured_message(entries))
+        """Fails when no criterion was judged: a run that measured nothing fails (Robot's exit status too), with the
+        reasons the criteria were skipped, grouped."""
+        problem = verdict_problems(self.recording, self.session, undecided=False)
+        if problem:
+            raise AssertionError(problem)
 
     @keyword
     def gate_verdict_should_pass(self) -> None:
         """The `Gate Verdict` test: fails when nothing was measured (`Something Should Have Been Measured`) or when
         criteria are inconclusive under INCONCLUSIVE:fail (they read SKIP in the reports, apart from FAIL, and still
         fail the gate): Robot's exit status agrees with the gate's verdict."""
-        self.something_should_have_been_measured()
-        undecided = self._undecided()
-        if undecided:
-            names = ", ".join(undecided[:5]) + (f" and {len(undecided) - 5} more" if len(undecided) > 5 else "")
-            why = "-v INCONCLUSIVE:pass lets them pass, as the log and run.json say"
-            raise AssertionError(f"{len(undecided)} criteria inconclusive (SKIP, with why): {names}; it fails ({why})")
-
-    def _undecided(self) -> list[str]:
-        if self.recording is None or self.session.settings.inconclusive != "fail":
-            return []
-        return [e["name"] for e in self.recording.entries if e.get("verdict") == "inconclusive"]
+        problem = verdict_problems(self.recording, self.session, undecided=True)
+        if problem:
+            raise AssertionError(problem)
 
     # ----------------------------------------------------------------------------------------------- listener
     def start_suite(self, data, result) -> None:
@@ -217,10 +203,8 @@ class Gate:
     def _sync_verdict_test(self) -> None:
         """A failing `Gate Verdict` test ends the top suite exactly while nothing has been judged (and the run was not
         stopped)."""
-        from perfgate.report.metrics import nothing_measured
-
         if self.recording is not None:
-            needed = nothing_measured(self.recording.entries) or bool(self._undecided())
+            needed = verdict_problems(self.recording, self.session, undecided=True) is not None
             self._verdict.sync(needed and not self.session.interrupted)
 
     def end_test(self, data, result) -> None:

@@ -76,6 +76,25 @@ def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callab
         logger.info(j.message)
 
 
+def verdict_problems(recording: Recording | None, session: Session, undecided: bool) -> str | None:
+    """Why the `Gate Verdict` test fails the run, None while it need not: nothing was measured (the reasons the
+    criteria were skipped, grouped), or (`undecided`) criteria are inconclusive under INCONCLUSIVE:fail."""
+    from perfgate.report.metrics import nothing_measured, nothing_measured_message
+
+    entries = recording.entries if recording is not None else []
+    if nothing_measured(entries):
+        if not entries and session.selected:
+            return (f"nothing was measured: the selected suites ({', '.join(session.selected)}) publish no number "
+                    f"for {session.board}")  # fmt: skip
+        return nothing_measured_message(entries)
+    names = [e["name"] for e in entries if e.get("verdict") == "inconclusive"]
+    if not undecided or not names or session.settings.inconclusive != "fail":
+        return None
+    listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (f"{len(names)} criteria inconclusive (SKIP, with why): {listed}; the gate fails (-v INCONCLUSIVE:pass "
+            f"lets them pass, as the log and run.json then say)")
+
+
 def tightness(entries: list[dict]) -> list[str]:
     """What the run could and could not check tightly: the criteria decided at their tolerance, those judged against
     the guide's own worst value (LIMITED: the budget could not decide them at their tolerance), with the smallest
