@@ -34,15 +34,9 @@ from perfgate.errors import PerfgateError, ToolMissing, UnknownBoard
 from perfgate.robot import squad as squad_option
 from perfgate.robot.lava import LavaBoard
 from perfgate.robot.links import link_base
+from perfgate.robot.robotvars import var as _var
 
 LOG_LIMIT = 200_000  # characters of console text logged per keyword (the file has everything)
-
-
-def _var(name: str, default: object = None) -> object:
-    try:
-        return BuiltIn().get_variable_value("${" + name + "}", default)
-    except Exception:  # outside a Robot run (tests)
-        return default
 
 
 def _truthy(value: object) -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from robot.api import SkipExecution, logger
 from robot.api.deco import keyword, library
-from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
+from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import __version__, boards
 from perfgate.datafile import merge
@@ -26,6 +26,7 @@ from perfgate.report.recorder import RunRecorder
 from perfgate.robot import squad as squad_option
 from perfgate.robot.criteria_reader import criteria_problem
 from perfgate.robot.links import link_base as _link_base
+from perfgate.robot.robotvars import var as _var
 from perfgate.robot.verdict_test import VerdictTest
 from perfgate.run import plan
 from perfgate.run.recording import Outcome, Recording, outcome, say_judged, verdict_problems
@@ -34,14 +35,6 @@ from perfgate.run.session import Session, board_versions, selected_suites
 
 BOARD_LIBRARY = "perfgate.robot.board.Board"
 GATE_LIBRARY = "perfgate.robot.gate.Gate"
-
-
-def _var(name: str, default: object = None) -> object:
-    """A Robot variable; its default when the library is used outside a robot run (a Python test, a script)."""
-    try:
-        return BuiltIn().get_variable_value("${" + name + "}", default)
-    except RobotNotRunningError:
-        return default
 
 
 @library(scope="GLOBAL", listener="SELF", auto_keywords=False, version=__version__)

@@ -23,15 +23,9 @@ from perfgate.lava import plan as lava_plan
 from perfgate.lava import settings as lava_settings
 from perfgate.lava.client import Client, host_address_towards
 from perfgate.lava.session import JobRecord, Session
+from perfgate.robot.robotvars import var as _var
 
 GATE_LIBRARY = "perfgate.robot.gate.Gate"
-
-
-def _var(name: str, default: object = None) -> object:
-    try:
-        return BuiltIn().get_variable_value("${" + name + "}", default)
-    except RobotNotRunningError:
-        return default
 
 
 def selected_suites(run_dir: Path, criteria_dir: Path) -> list[str]:

@@ -26,13 +26,7 @@ from robot.running.context import EXECUTION_CONTEXTS
 
 from perfgate import __version__, boards, labcheck, runvars
 from perfgate.errors import PerfgateError
-
-
-def _var(name: str) -> object:
-    try:
-        return BuiltIn().get_variable_value("${" + name + "}")
-    except Exception:  # outside a Robot run
-        return None
+from perfgate.robot.robotvars import var as _var
 
 
 def _text(value: object) -> str:
