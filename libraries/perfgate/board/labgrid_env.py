@@ -20,7 +20,7 @@ from pathlib import Path
 
 from perfgate.board import lab_labgrid_env
 from perfgate.board.console import Console
-from perfgate.board.power import PowerError
+from perfgate.board.power import DriverPower, PowerError
 from perfgate.errors import DataError
 
 # labgrid records each driver call as a step on one stack for the whole process: the console's reader thread and
@@ -116,33 +116,18 @@ class LabgridEnv:
             self.target.deactivate_all_drivers()
 
 
-class LabgridEnvPower:
+class LabgridEnvPower(DriverPower):
     """on/off/cycle through a labgrid PowerProtocol driver (a perfgate.board.power.PowerDriver)."""
 
-    can_cycle = True
+    lock = CALLS
 
     def __init__(self, driver, target: str) -> None:
         self.driver = driver
         self.target = target
         self.name = f"labgrid {type(driver).__name__}"
 
-    def _do(self, action: str) -> str:
-        try:
-            with CALLS:
-                getattr(self.driver, action)()
-        except Exception as e:
-            raise PowerError(f"power {action} of labgrid target {self.target} ({type(self.driver).__name__}): "
-                             f"{type(e).__name__}: {e}") from None  # fmt: skip
-        return ""
-
-    def on(self) -> str:
-        return self._do("on")
-
-    def off(self) -> str:
-        return self._do("off")
-
-    def cycle(self) -> str:
-        return self._do("cycle")
+    def where(self) -> str:
+        return f"labgrid target {self.target} ({type(self.driver).__name__})"
 
 
 class _DriverPort:

@@ -28,6 +28,39 @@ class PowerError(AssertionError):
     """A power command failed."""
 
 
+class DriverPower:
+    """on/off/cycle through a labgrid PowerProtocol driver (`self.driver`): every power backend labgrid has (a farm
+    place's resource, a labgrid environment's target), each failure a PowerError saying where (`where()`). `lock`
+    serialises the driver calls where labgrid shares state between threads."""
+
+    can_cycle = True
+    driver: Any
+    lock: Any = None
+
+    def where(self) -> str:
+        raise NotImplementedError
+
+    def _do(self, action: str) -> str:
+        try:
+            if self.lock is None:
+                getattr(self.driver, action)()
+            else:
+                with self.lock:
+                    getattr(self.driver, action)()
+        except Exception as e:
+            raise PowerError(f"power {action} of {self.where()}: {type(e).__name__}: {e}") from None
+        return ""
+
+    def on(self) -> str:
+        return self._do("on")
+
+    def off(self) -> str:
+        return self._do("off")
+
+    def cycle(self) -> str:
+        return self._do("cycle")
+
+
 def power_from_lab(lab: Any, context: dict, timeout: float, soft_reset: Callable[[str], None]) -> PowerDriver:
     """The lab's `power`: commands (filled in and shell-quoted), `manual` (the operator), or none (`soft_reset`,
     the strategy's reset from wherever the board is)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from labgrid import Target
 from labgrid.factory import target_factory
 
-from perfgate.board.power import PowerError
+from perfgate.board.power import DriverPower, PowerError
 from perfgate.farm.client import Place
 
 # the power resources labgrid-client's `power` command knows, and their drivers (labgrid/remote/client.py)
@@ -21,11 +21,10 @@ DRIVERS = {
 }
 
 
-class LabgridPower:
+class LabgridPower(DriverPower):
     """on/off/cycle of an acquired place, by labgrid's power driver for its power resource: a
     perfgate.board.power.PowerDriver, which the board strategy takes in place of the lab's `power`."""
 
-    can_cycle = True
     name = "labgrid"
 
     def __init__(self, place: Place, delay: float = 2.0) -> None:
@@ -46,22 +45,8 @@ class LabgridPower:
         self.driver = driver_cls(self.target, name=None, **kwargs)
         self.target.activate(self.driver)
 
-    def _do(self, action: str) -> str:
-        try:
-            getattr(self.driver, action)()
-        except Exception as e:
-            raise PowerError(f"power {action} of place {self.place.name} ({self.resource_class}, labgrid "
-                             f"{type(self.driver).__name__}): {type(e).__name__}: {e}") from None  # fmt: skip
-        return ""
-
-    def on(self) -> str:
-        return self._do("on")
-
-    def off(self) -> str:
-        return self._do("off")
-
-    def cycle(self) -> str:
-        return self._do("cycle")
+    def where(self) -> str:
+        return f"place {self.place.name} ({self.resource_class}, labgrid {type(self.driver).__name__})"
 
     def get(self) -> bool:
         try:
