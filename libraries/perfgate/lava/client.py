@@ -41,26 +41,17 @@ class JobState:
         return self.state == FINISHED
 
 
-class _Transport(xmlrpc.client.Transport):
-    def __init__(self, timeout: float) -> None:
-        super().__init__()
-        self._timeout = timeout
+def _transport(secure: bool, timeout: float) -> xmlrpc.client.Transport:
+    """xmlrpc's transport (https or http) whose connections time out after `timeout` seconds."""
+    base = xmlrpc.client.SafeTransport if secure else xmlrpc.client.Transport
 
-    def make_connection(self, host: Any) -> http.client.HTTPConnection:
-        conn = super().make_connection(host)
-        conn.timeout = self._timeout
-        return conn
+    class Timed(base):  # type: ignore[valid-type, misc]
+        def make_connection(self, host: Any) -> http.client.HTTPConnection:
+            conn = super().make_connection(host)
+            conn.timeout = timeout
+            return conn
 
-
-class _SafeTransport(xmlrpc.client.SafeTransport):
-    def __init__(self, timeout: float) -> None:
-        super().__init__()
-        self._timeout = timeout
-
-    def make_connection(self, host: Any) -> http.client.HTTPConnection:
-        conn = super().make_connection(host)
-        conn.timeout = self._timeout
-        return conn
+    return Timed()
 
 
 class Client:
@@ -71,7 +62,7 @@ class Client:
         netloc = f"{quote(s.user, safe='')}:{quote(secret, safe='')}@{parts.netloc}"
         url = urlunsplit((parts.scheme, netloc, parts.path, "", ""))
         timeout = s.timeouts.get("server", 30.0)
-        transport = _SafeTransport(timeout) if parts.scheme == "https" else _Transport(timeout)
+        transport = _transport(parts.scheme == "https", timeout)
         self._proxy = xmlrpc.client.ServerProxy(url, allow_none=True, transport=transport)
 
     # ------------------------------------------------------------------------------------------------ calls
