@@ -125,6 +125,17 @@ def test_installed_perfgate_reads_its_own_package_not_the_checkout(venv):
     assert len(list(Path(guides).glob("*.rst"))) == 5 and len(list(Path(guides).glob("current/*.rst"))) == 10
 
 
+def test_installed_import_checks_but_never_writes_into_the_package(venv):
+    """`perfgate import --check` reads the installed guides and thresholds; `perfgate import` would write into
+    site-packages, and says to run it in a checkout instead."""
+    r = installed(venv, "import", "--check", "--quiet")
+    assert r.returncode == 0, r.stderr
+    before = sorted(p.stat().st_mtime_ns for p in (venv["package"] / "share" / "variables").rglob("*.csv"))
+    r = installed(venv, "import", "--quiet")
+    assert r.returncode != 0 and "writes variables/thresholds/ of a checkout" in r.stderr, r.stderr
+    assert sorted(p.stat().st_mtime_ns for p in (venv["package"] / "share" / "variables").rglob("*.csv")) == before
+
+
 def test_installed_suites_and_init(venv):
     r = installed(venv, "suites")
     assert r.returncode == 0, r.stderr

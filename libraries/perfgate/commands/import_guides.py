@@ -46,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{len(files)} threshold files ({total} criteria) match the guides")
         return 1 if diffs or errors else 0
+    if paths.installed():  # the package's own data is not the place for a user's thresholds
+        raise PerfgateError(
+            f"perfgate import writes variables/thresholds/ of a checkout, not of the installed package "
+            f"({paths.variables()}): run it in a clone of perfgate, or set PERFGATE_ROOT to one (--check only reads)"
+        )
     written = [p for nb in generated.values() if (p := newboards.write(nb, paths.boards()))]
     for p in written:
         print(f"new board: {p.stem}: generated profile {p}")
