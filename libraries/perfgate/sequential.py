@@ -84,6 +84,7 @@ class NoiseModel:
         if averaged <= 1 or p.history_df is not None:
             return p
         root = math.sqrt(averaged)
+
         def per_value(source: str, sd: float) -> str:
             return f"{source} ({sd * 100:.1f}% for one run, over the mean of {averaged})"
 

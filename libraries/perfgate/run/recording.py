@@ -91,8 +91,10 @@ def verdict_problems(recording: Recording | None, session: Session, undecided: b
     if not undecided or not names or session.settings.inconclusive != "fail":
         return None
     listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    return (f"{len(names)} criteria inconclusive (SKIP, with why): {listed}; the gate fails (-v INCONCLUSIVE:pass "
-            f"lets them pass, as the log and run.json then say)")
+    return (
+        f"{len(names)} criteria inconclusive (SKIP, with why): {listed}; the gate fails (-v INCONCLUSIVE:pass "
+        f"lets them pass, as the log and run.json then say)"
+    )
 
 
 def tightness(entries: list[dict]) -> list[str]:
