@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfgate import paths
-from perfgate.datafile import load_mapping
+from perfgate.datafile import line_of, load_mapping
 from perfgate.errors import DataError
 
 KEYS = (
@@ -64,17 +64,13 @@ def data_path() -> Path:
     return paths.variables() / "budget.yaml"
 
 
-def _line(text: str, key: str) -> int | None:
-    return next((i for i, ln in enumerate(text.splitlines(), 1) if ln.strip().startswith(f"{key}:")), None)
-
-
-def _positive(value: object, key: str, path: Path, text: str) -> float:
+def _positive(value: object, key: str, path: Path) -> float:
     try:
         number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise DataError(f"{key}: {value!r} is not a number", path, _line(text, key.rpartition(".")[2])) from None
+        raise DataError(f"{key}: {value!r} is not a number", path, line_of(path, key.rpartition(".")[2])) from None
     if not number > 0:
-        raise DataError(f"{key}: {value!r} must be positive", path, _line(text, key.rpartition(".")[2]))
+        raise DataError(f"{key}: {value!r} must be positive", path, line_of(path, key.rpartition(".")[2]))
     return number
 
 
@@ -82,24 +78,23 @@ def load(repeat: int | None = None, path: Path | None = None) -> Budget:
     """variables/budget.yaml, with REPEAT's cap (a bad key or value names the file and line)."""
     path = path or data_path()
     data = load_mapping(path, "a mapping with " + ", ".join(KEYS))
-    text = path.read_text(encoding="utf-8")
     unknown = sorted(set(data) - set(KEYS))
     if unknown:
-        raise DataError(f"unknown key {unknown[0]!r} (expected {', '.join(KEYS)})", path, _line(text, unknown[0]))
-    scalars = {k: _positive(data[k], k, path, text) for k in KEYS[:6] if k in data}
+        raise DataError(f"unknown key {unknown[0]!r} (expected {', '.join(KEYS)})", path, line_of(path, unknown[0]))
+    scalars = {k: _positive(data[k], k, path) for k in KEYS[:6] if k in data}
     tables: dict[str, dict[str, float]] = {}
     for key in ("seconds", "suites"):
         table = data.get(key) or {}
         if not isinstance(table, dict):
-            raise DataError(f"{key}: must be a mapping of name to seconds", path, _line(text, key))
-        tables[key] = {str(k): _positive(v, f"{key}.{k}", path, text) for k, v in table.items()}
+            raise DataError(f"{key}: must be a mapping of name to seconds", path, line_of(path, key))
+        tables[key] = {str(k): _positive(v, f"{key}.{k}", path) for k, v in table.items()}
     per_table = data.get("per_table") or []
     if not isinstance(per_table, list) or not all(isinstance(s, str) for s in per_table):
-        raise DataError("per_table: must be a list of suite names", path, _line(text, "per_table"))
+        raise DataError("per_table: must be a list of suite names", path, line_of(path, "per_table"))
     b = Budget(**{k: int(v) if k in ("min_runs", "max_runs") else v for k, v in scalars.items()},
                **tables, repeat=repeat, per_table=frozenset(per_table))  # type: ignore[arg-type]  # fmt: skip
     if b.min_runs > b.max_runs:
-        raise DataError(f"min_runs {b.min_runs} is more than max_runs {b.max_runs}", path, _line(text, "min_runs"))
+        raise DataError(f"min_runs {b.min_runs} is more than max_runs {b.max_runs}", path, line_of(path, "min_runs"))
     if b.rerun_share > 10:
-        raise DataError(f"rerun_share: {b.rerun_share} is out of range (0 .. 10)", path, _line(text, "rerun_share"))
+        raise DataError(f"rerun_share: {b.rerun_share} is out of range (0 .. 10)", path, line_of(path, "rerun_share"))
     return b
