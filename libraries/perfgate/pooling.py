@@ -29,8 +29,6 @@ from dataclasses import dataclass
 
 from scipy.special import polygamma
 
-from perfgate.model import Criterion
-
 
 @dataclass(frozen=True)
 class PoolSettings:
@@ -177,7 +175,7 @@ def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: Poo
     return Posterior(sd, df, sd_fail, df_fail, source, seen=suite.k is not None or df_own > 0)
 
 
-def prior_of(c: Criterion, guide_sd: float | None, class_sd: float, class_name: str, artefact: str,
+def prior_of(guide_sd: float | None, class_sd: float, class_name: str, artefact: str,
              history: list[float] | None) -> Prior:  # fmt: skip
     """A criterion's prior. Its shape (what a pooled prior follows): the guide's spread (not an artefact), else its
     history (3 runs or more), else its class. Its fallback (where the suite cannot pool): its history, else its class:

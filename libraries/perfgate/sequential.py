@@ -80,7 +80,7 @@ class NoiseModel:
         class; a value that is the mean of `averaged` runs (boot time) has one run's noise over sqrt(averaged),
         history excepted (its values are such means already)."""
         name, sd = self.class_of(c)
-        p = prior_of(c, from_guide(c), sd, name, artefact, history)
+        p = prior_of(from_guide(c), sd, name, artefact, history)
         if averaged <= 1 or p.history_df is not None:
             return p
         root = math.sqrt(averaged)
@@ -284,8 +284,3 @@ def with_run_length(j: Judgement, c: Criterion, tol: Tolerance, run: RunLength |
     if why:
         return replace(j, verdict=INCONCLUSIVE, message=f"{j.message}; INCONCLUSIVE: {why}")
     return replace(j, message=f"{j.message}; {run.describe()}")
-
-
-def undecided(decisions: dict[str, Decision]) -> list[str]:
-    """The criteria whose workload should run again."""
-    return [cid for cid, d in decisions.items() if d.verdict == MORE]

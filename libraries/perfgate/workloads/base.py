@@ -86,7 +86,7 @@ class Measurements:
     lengths: dict[str, RunLength] = field(default_factory=dict)
     parsed: dict[str, dict[str, float]] = field(default_factory=dict)  # run label -> every metric its output gave
     # criterion id -> how many independent runs each of its values is the mean of (boot time: BOOT_CYCLES boots);
-    # the gate's noise for it is one run's over the square root of that (perfgate.sequential.averaged)
+    # the gate's noise for it is one run's over the square root of that (sequential.NoiseModel.prior, averaged)
     averaged: dict[str, int] = field(default_factory=dict)
 
     def merge(self, other: Measurements) -> None:
