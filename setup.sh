@@ -19,6 +19,39 @@ APT_PACKAGES=(
   python3-venv
 )
 
+# what lava-server, lava-dispatcher and lavacli bring on Debian 12 (their dependencies), named so that a fresh
+# machine installs the same set the LAVA tests ran with here (apt would pull most of it anyway)
+LAVA_STACK=(
+  acl attr augeas-lenses bmap-tools bpftool btrfs-progs cryptsetup-bin db-util db5.3-util debootstrap dmeventd
+  dmidecode docutils-common dosfstools exfatprogs extlinux f2fs-tools fdisk fonts-font-awesome
+  fonts-glyphicons-halflings gawk gdisk grub-common grub2-common gunicorn icoutils isc-dhcp-client kpartx
+  lava-common lava-dispatcher-host lava-server-doc ldmtool libafflib0v5 libaugeas0 libbfio1 libbpfcc
+  libclone-perl libdate-manip-perl libdevmapper-event1.02.1 libefiboot1 libefivar1 libencode-locale-perl
+  libewf2 libfile-listing-perl libfuse2 libguestfs0 libhivex0 libhtml-parser-perl libhtml-tagset-perl
+  libhtml-tree-perl libhttp-cookies-perl libhttp-date-perl libhttp-message-perl libhttp-negotiate-perl
+  libio-html-perl libio-socket-ssl-perl libjs-bootstrap libjs-excanvas libjs-jquery-flot libjs-jquery-typeahead
+  libjs-prettify libldm-1.0-0 liblua5.3-0 liblvm2cmd2.03 liblwp-mediatypes-perl liblwp-protocol-https-perl
+  libnet-http-perl libnet-ssleay-perl libnetpbm11 libnorm1 libntfs-3g89 libparted2 libpci3 libpgm-5.3-0
+  libpopt0 libregexp-ipv6-perl librpm9 librpmio9 libsigsegv2 libssh-4 libtimedate-perl libtry-tiny-perl
+  libtsk19 liburi-perl libvhdi1 libvirt0 libvmdk1 libwww-perl libwww-robotrules-perl libyajl2 libyara9 libzmq5
+  linux-compiler-gcc-12-x86 linux-headers-amd64 linux-kbuild-6.1 lsscsi lvm2 lzop mdadm mtools netpbm ntfs-3g
+  osinfo-db parted pci.ids pciutils perl-openssl-defaults python3-aiohttp python3-aiosignal python3-amqp
+  python3-anyjson python3-asgiref python3-async-timeout python3-attr python3-billiard python3-bpfcc
+  python3-celery python3-certifi python3-chardet python3-charset-normalizer python3-click
+  python3-click-didyoumean python3-click-plugins python3-click-repl python3-colorama python3-configobj
+  python3-dateutil python3-defusedxml python3-django python3-django-allauth python3-django-auth-ldap
+  python3-django-environ python3-django-filters python3-django-tables2 python3-djangorestframework
+  python3-djangorestframework-extensions python3-djangorestframework-filters python3-dnspython python3-docutils
+  python3-ephem python3-eventlet python3-frozenlist python3-greenlet python3-guestfs python3-gunicorn
+  python3-idna python3-jinja2 python3-junit.xml python3-kombu python3-ldap python3-magic python3-markupsafe
+  python3-memcache python3-multidict python3-netifaces python3-openid python3-pexpect python3-prompt-toolkit
+  python3-psycopg2 python3-ptyprocess python3-py python3-pyasn1 python3-pyasn1-modules python3-pyudev
+  python3-requests python3-requests-oauthlib python3-roman python3-setproctitle python3-simplejson
+  python3-sqlparse python3-tap python3-tz python3-urllib3 python3-vine python3-voluptuous python3-wcwidth
+  python3-whitenoise python3-yarl python3-zmq qemu-system-x86 qemu-utils scrub seabios sleuthkit squashfs-tools
+  supermin syslinux udev uuid-runtime zerofree
+)
+
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q
@@ -48,7 +81,10 @@ if [ "$(id -u)" = 0 ]; then
   pg_lsclusters -h | while read -r version cluster _port status _rest; do
     [ "$status" = online ] || pg_ctlcluster "$version" "$cluster" start
   done
-  apt-get install -y -q --no-install-recommends lava-server lava-dispatcher lavacli
+  apt-get install -y -q --no-install-recommends lava-server lava-dispatcher lavacli "${LAVA_STACK[@]}"
+  # the kernel headers lava-dispatcher-host's bpfcc wants, at the ABI seen here; apt's own pick when they moved on
+  apt-get install -y -q --no-install-recommends linux-headers-6.1.0-56-amd64 linux-headers-6.1.0-56-common \
+    || apt-get install -y -q --no-install-recommends linux-headers-amd64
 else
   echo "setup.sh: not root; make sure these Debian packages are installed: ${APT_PACKAGES[*]}" >&2
 fi
