@@ -119,3 +119,13 @@ def test_priors_and_what_the_budget_cannot_decide(judge: Judge) -> None:
     judge.decide(state({narrow.id: [101.0]}, narrow, more=False))
     entry = judge.noise_entry(narrow.id)
     assert entry["noise"]["source"] == "default 2.0%" and entry["noise"]["runs"] == 1
+
+
+def test_a_suite_measured_again_starts_afresh(judge: Judge) -> None:
+    """A decision is final within a suite's measurement; a second `Measure Suite` of the same suite in one run starts
+    from nothing (its earlier PASS does not hide a value now at the threshold)."""
+    c = crit("again")
+    assert judge.decide(state({c.id: [101.0]}, c, more=True)).judgements[c.id].verdict == PASS
+    judge.begin({c.id: c})
+    d = judge.decide(state({c.id: [90.0]}, c, more=True))
+    assert not d.final and c.id in d.undecided

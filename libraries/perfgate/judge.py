@@ -85,6 +85,13 @@ class Judge:
         measured = self._settled(state)
         return SuiteDecision(judgements=self._judge_all(state, measured), measured=measured)
 
+    def begin(self, criteria: dict[str, Criterion]) -> None:
+        """A suite is measured afresh: nothing decided for its criteria before (an earlier `Measure Suite` of the same
+        suite in this run) carries over."""
+        self._sequences.pop(tuple(sorted(criteria)), None)
+        for cid in criteria:
+            self._finals.pop(cid, None)
+
     def prior(self, c: Criterion, averaged: int = 1) -> Prior:
         """The criterion's prior noise per value (guide, history or class; over sqrt(runs averaged))."""
         assert self.noise is not None

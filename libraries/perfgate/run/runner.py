@@ -170,6 +170,7 @@ class Runner:
         s = self.session
         assert s.settings.budget is not None
         cmds = plan.commands(suite, crits, s.profile, s.lab, s.settings.budget)
+        judge.begin(result.criteria)
         subset, i = crits, 0
         while True:
             self._run_once(workload, subset, result, i)
