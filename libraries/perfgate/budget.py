@@ -23,6 +23,8 @@ KEYS = (
     "rerun_share",
     "rerun_floor",
     "default_seconds",
+    "max_boots",
+    "boot_seconds",
     "seconds",
     "suites",
     "per_table",
@@ -37,6 +39,8 @@ class Budget:
     rerun_share: float = 0.5
     rerun_floor: float = 120.0
     default_seconds: float = 60.0
+    max_boots: int = 1  # the most boots a suite's runs may be spread over (1: never boot again for a decision)
+    boot_seconds: float = 60.0  # planned hardware seconds of one boot to the shell
     seconds: dict[str, float] = field(default_factory=dict)  # tool -> planned seconds of one command
     suites: dict[str, float] = field(default_factory=dict)  # suite -> planned seconds of its one command
     repeat: int | None = None  # REPEAT: the user's cap on every command's runs
@@ -81,7 +85,7 @@ def load(repeat: int | None = None, path: Path | None = None) -> Budget:
     unknown = sorted(set(data) - set(KEYS))
     if unknown:
         raise DataError(f"unknown key {unknown[0]!r} (expected {', '.join(KEYS)})", path, line_of(path, unknown[0]))
-    scalars = {k: _positive(data[k], k, path) for k in KEYS[:6] if k in data}
+    scalars = {k: _positive(data[k], k, path) for k in KEYS[:8] if k in data}
     tables: dict[str, dict[str, float]] = {}
     for key in ("seconds", "suites"):
         table = data.get(key) or {}
@@ -91,7 +95,7 @@ def load(repeat: int | None = None, path: Path | None = None) -> Budget:
     per_table = data.get("per_table") or []
     if not isinstance(per_table, list) or not all(isinstance(s, str) for s in per_table):
         raise DataError("per_table: must be a list of suite names", path, line_of(path, "per_table"))
-    b = Budget(**{k: int(v) if k in ("min_runs", "max_runs") else v for k, v in scalars.items()},
+    b = Budget(**{k: int(v) if k in ("min_runs", "max_runs", "max_boots") else v for k, v in scalars.items()},
                **tables, repeat=repeat, per_table=frozenset(per_table))  # type: ignore[arg-type]  # fmt: skip
     if b.min_runs > b.max_runs:
         raise DataError(f"min_runs {b.min_runs} is more than max_runs {b.max_runs}", path, line_of(path, "min_runs"))

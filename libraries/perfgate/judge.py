@@ -21,12 +21,12 @@ import math
 import statistics
 from dataclasses import dataclass, field, replace
 
-from perfgate import sequential
+from perfgate import sequential, validity
 from perfgate.budget import Budget
 from perfgate.model import Criterion
 from perfgate.pooling import Prior
 from perfgate.suite_decision import Command, Final, SuiteSequence
-from perfgate.tolerance import Policy
+from perfgate.tolerance import Policy, Tolerance
 from perfgate.verdict import FAIL, PASS, WARN, Judgement, judge
 from perfgate.workloads.base import Measurements
 
@@ -40,6 +40,8 @@ class SuiteState:
     measured: Measurements  # what the runs missed, skipped, which tool, run lengths, values averaged over
     more_runs: bool  # whether another round may follow at all (False: the board was lost, the suite cannot run)
     commands: list[Command] = field(default_factory=list)  # the suite's commands (none: one command for all)
+    invalid: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> why each run set aside was invalid
+    boots: dict[str, list[int]] = field(default_factory=dict)  # criterion id -> the boot of each of its samples
 
 
 @dataclass
@@ -49,6 +51,7 @@ class SuiteDecision:
     undecided: list[str] = field(default_factory=list)  # criteria whose commands run again
     judgements: dict[str, Judgement] = field(default_factory=dict)  # final, once nothing is undecided
     measured: Measurements | None = None  # the Measurements judged: each criterion's samples aggregated
+    reboot: bool = False  # the undecided commands run after a fresh boot (their noise lies between boots)
 
     @property
     def final(self) -> bool:
@@ -66,12 +69,16 @@ class Judge:
     budget: Budget = field(default_factory=Budget)
     judged: int = 1  # the criteria the whole run judges: a FAIL is held to the gate's error rate over them
     artefacts: dict[str, str] = field(default_factory=dict)  # criterion id -> why its min/max is not a spread
+    invalid: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> its runs set aside, with why
     _sequences: dict[tuple[str, ...], SuiteSequence] = field(default_factory=dict)  # by the suite's criteria
     _finals: dict[str, Final] = field(default_factory=dict)  # criterion id -> its final decision
 
     def decide(self, state: SuiteState) -> SuiteDecision:
         """The suite after its runs so far: the criteria whose commands run again (only while another round may
-        follow), else the final judgement of every criterion."""
+        follow), else the final judgement of every criterion. Runs that measured nothing (a failed run's zero, or
+        what the runner set aside: `state.invalid`) are never averaged: their commands run again within the budget,
+        and a criterion whose runs are mostly invalid fails with the reasons."""
+        state = self._valid(state)
         if self.aggregate == "best" and state.samples and state.more_runs and not self._lost(state):
             runs = self.budget.repeat or self.budget.min_runs  # best of N: every command runs N times, no rule
             if min(len(v) for v in state.samples.values()) < runs:
@@ -80,10 +87,40 @@ class Judge:
             seq = self._sequence(state)
             again = seq.step(stop=self._lost(state) or not state.more_runs, final=self._short_and_passing(state))
             self._finals.update(seq.final)
-            if again:
-                return SuiteDecision(undecided=again)
+            retry = self._retry(state)
+            if again or retry:
+                return SuiteDecision(undecided=sorted({*again, *retry}), reboot=seq.reboot)
         measured = self._settled(state)
         return SuiteDecision(judgements=self._judge_all(state, measured), measured=measured)
+
+    def _valid(self, state: SuiteState) -> SuiteState:
+        """The state with every invalid run set aside (perfgate.validity), and the reasons kept (`invalid`)."""
+        samples: dict[str, list[float]] = {}
+        boots: dict[str, list[int]] = {}
+        invalid = {cid: list(reasons) for cid, reasons in state.invalid.items()}
+        for cid, values in state.samples.items():
+            c = state.criteria.get(cid)
+            at = state.boots.get(cid, [])
+            for i, v in enumerate(values):
+                why = validity.failed_run(c, v) if c is not None else None
+                if why:
+                    invalid.setdefault(cid, []).append(why)
+                    continue
+                samples.setdefault(cid, []).append(v)
+                boots.setdefault(cid, []).append(at[i] if i < len(at) else 0)
+        for cid in state.criteria:
+            self.invalid.pop(cid, None)
+        self.invalid.update({cid: r for cid, r in invalid.items() if r and cid in state.criteria})
+        return replace(state, samples=samples, boots=boots, invalid=invalid)
+
+    def _retry(self, state: SuiteState) -> list[str]:
+        """Criteria with no valid run yet whose commands may run again (within their most runs)."""
+        if not state.more_runs or self._lost(state):
+            return []
+        seconds = {cid: cmd.seconds for cmd in state.commands for cid in cmd.ids}
+        return [cid for cid, reasons in state.invalid.items()
+                if reasons and cid in state.criteria and not state.samples.get(cid) and cid not in self._finals
+                and len(reasons) < self.budget.runs_for(seconds.get(cid, self.budget.default_seconds))]  # fmt: skip
 
     def begin(self, criteria: dict[str, Criterion]) -> None:
         """A suite is measured afresh: nothing decided for its criteria before (an earlier `Measure Suite` of the same
@@ -108,7 +145,7 @@ class Judge:
         assert self.noise is not None
         seq = SuiteSequence({c.id: c}, {c.id: self.prior(c, averaged)}, {c.id: self.policy.for_criterion(c)},
                             self.noise, self.judged, [Command(c.id, 1.0, (c.id,))], self.budget)  # fmt: skip
-        return not seq.could_pass(c.id, seq.posterior(c.id), runs)
+        return c.id in seq.limits or not seq.could_pass(c.id, seq.posterior(c.id), runs, self.budget.max_boots)
 
     def noise_entry(self, cid: str) -> dict:
         """metrics.json's noise and limits of a judged criterion: the noise its decision used (relative sd per value,
@@ -157,6 +194,9 @@ class Judge:
             )  # fmt: skip
             self._sequences[key] = seq
         seq.samples = {cid: v for cid, v in state.samples.items() if cid in state.criteria}
+        # the boot each sample came from, where the runner boots again between rounds (else one boot for all)
+        boots = getattr(state, "boots", None) or {}
+        seq.boots_of = {cid: list(boots.get(cid, [])) for cid in seq.samples if boots.get(cid)}
         return seq
 
     def _settled(self, state: SuiteState) -> Measurements:
@@ -188,24 +228,38 @@ class Judge:
                 reason = "the workload produced no value for it"
             tol = self.policy.for_criterion(c)
             f = self._finals.get(cid) if state.samples.get(cid) else None
+            bad = state.invalid.get(cid, [])
+            if bad and len(bad) > len(state.samples.get(cid, [])):  # mostly invalid: no release rests on the rest
+                out[cid] = judge(c, None, tol, invalid_reason(bad, len(state.samples.get(cid, []))))
+                continue
             j = judge(c, value, tol, reason) if f is None or f.limited is None else self._limited(c, value, tol, f)
             if f is not None:
                 j = _with_decision(j, f)
+            if bad:
+                j = replace(j, message=f"{j.message}; {invalid_reason(bad, len(state.samples.get(cid, [])))}")
             # a tail-latency criterion: its run length beside the guide's; shorter and not failing is inconclusive
             out[cid] = sequential.with_run_length(j, c, tol, measured.lengths.get(cid))
         return out
 
     @staticmethod
-    def _limited(c: Criterion, value: float | None, tol: object, f: Final) -> Judgement:
-        """Judged against the guide's own worst value made worse by the tolerance, and said so."""
+    def _limited(c: Criterion, value: float | None, tol: Tolerance, f: Final) -> Judgement:
+        """Judged at the tolerance its runs can decide, and said so."""
         assert f.limited is not None
-        j = judge(replace(c, value=f.limited.worst), value, tol, "")  # type: ignore[arg-type]
-        j = replace(j, published=c.value, delta_pct=(value - c.value) / c.value * 100 if value and c.value else None)
+        j = judge(c, value, replace(tol, relative=f.limited.tolerance), "")
         what = "fails it" if j.verdict == FAIL else "holds"
         pct = f.limited.detectable_pct
         detect = "" if math.isnan(pct) else f"; the smallest regression from published its runs could fail: {pct:.0f}%"
         return replace(j, message=f"{c.name}: measured {value:.6g} {c.unit}, published {c.value:.6g} {c.unit}: "
                                   f"LIMITED: {f.limited.reason}: {what}{detect}")  # fmt: skip
+
+
+def invalid_reason(reasons: list[str], valid: int) -> str:
+    """`2 of 5 runs INVALID (set aside, never averaged): <reason> (x2)`."""
+    counts: dict[str, int] = {}
+    for r in reasons:
+        counts[r] = counts.get(r, 0) + 1
+    why = "; ".join(f"{r}" + (f" (x{n})" if n > 1 else "") for r, n in counts.items())
+    return f"{len(reasons)} of {len(reasons) + valid} runs INVALID (set aside, never averaged): {why}"
 
 
 def _with_decision(j: Judgement, f: Final) -> Judgement:

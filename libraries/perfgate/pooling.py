@@ -37,6 +37,7 @@ class PoolSettings:
     min_rows: int = 3  # a suite pools its rows' variance from this many rows with two runs or more
     min_df: float = 4.0  # ... and this many degrees of freedom in all
     max_prior_df: float = 30.0  # the prior never counts for more than this many runs
+    between_df: float = 8.0  # the between-boot part of the noise (class figure or history), as degrees of freedom
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,13 @@ class Prior:
     fallback_source: str
     artefact: str = ""  # why the guide's min/max is not used (perfgate.artefacts), if it prints one
     history_df: float | None = None  # a history prior's degrees of freedom (runs - 1)
+    between: float = 0.0  # the share of a run's variance that lies between boots (repeats in one boot cannot see it)
+    tail: bool = False  # a maximum: judged on the median of its runs, which one jumped run does not move
+
+    @property
+    def within(self) -> float:
+        """The factor on a total sd that leaves the part repeats within one boot show."""
+        return math.sqrt(max(1.0 - self.between, 0.0))
 
 
 @dataclass(frozen=True)
@@ -60,9 +68,37 @@ class Posterior:
     df_fail: float
     source: str  # how it was reached, said in the log and metrics.json
     seen: bool = True  # whether this run showed any of the board's noise (the row's own runs, or its suite's pool)
+    between: float = 0.0  # relative sd of the between-boot part (from the class or history: one boot cannot show it)
+    between_df: float = 8.0
+    tail: bool = False  # a maximum: its statistic is the median of its runs
+
+    def se(self, runs: int, boots: int = 1, fail: bool = False) -> float:
+        """The standard error of the statistic over `runs` runs in `boots` boots: the within-boot part shrinks with
+        the runs, the between-boot part only with the boots; a median's is sqrt(pi / 2) times a mean's."""
+        within = self.sd_fail if fail else self.sd
+        var = self.between**2 / max(boots, 1) + within**2 / max(runs, 1)
+        return math.sqrt(var) * (MEDIAN_EFFICIENCY if self.tail and runs > 2 else 1.0)
+
+    def df_of(self, runs: int, boots: int = 1, fail: bool = False) -> float:
+        """Welch-Satterthwaite's degrees of freedom of that standard error."""
+        within, df = (self.sd_fail, self.df_fail) if fail else (self.sd, self.df)
+        a, b = self.between**2 / max(boots, 1), within**2 / max(runs, 1)
+        if a <= 0:
+            return df
+        if b <= 0:
+            return self.between_df
+        return (a + b) ** 2 / (a**2 / self.between_df + b**2 / df)
+
+    def total(self) -> float:
+        """One run's relative sd, both parts."""
+        return math.sqrt(self.sd**2 + self.between**2)
 
     def describe(self) -> str:
-        return f"{self.sd * 100:.2f}% ({self.source}; {self.df:.0f} df)"
+        between = f" + {self.between * 100:.2f}% between boots" if self.between > 0 else ""
+        return f"{self.sd * 100:.2f}%{between} ({self.source}; {self.df:.0f} df)"
+
+
+MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)
 
 
 def log_variance(samples: list[float]) -> float | None:
@@ -116,9 +152,9 @@ def pool(priors: dict[str, Prior], samples: dict[str, list[float]], settings: Po
     for cid, values in samples.items():
         p = priors.get(cid)
         var = log_variance(values)
-        if p is None or var is None or p.shape <= 0:
+        if p is None or var is None or p.shape * p.within <= 0:
             continue
-        rows.append((len(values) - 1.0, var, p.shape))
+        rows.append((len(values) - 1.0, var, p.shape * p.within))
     total = sum(d for d, _, _ in rows)
     if len(rows) < settings.min_rows or total < settings.min_df:
         return SuitePool(None, settings.prior_df, len(rows), total)
@@ -156,43 +192,57 @@ def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: Poo
     var = log_variance(values)
     df_own = len(values) - 1.0 if var is not None else 0.0
     own = var if var is not None else 0.0
-    if suite.k is not None:
-        sd0, nu0 = suite.sd0(prior.shape), suite.nu0
+    if suite.k is not None and prior.within > 0:
+        sd0, nu0 = suite.sd0(prior.shape * prior.within), suite.nu0
         shape = f"the {prior.source} {prior.shape * 100:.1f}%"
         how = {1.0: f"{suite.k:.2g} x {shape}", 0.5: f"following the square root of {shape}"}.get(
             suite.follow, "alike on every row"
         )
         source = f"this run, pooled over {suite.rows} rows of the suite ({how})"
     else:
-        sd0 = prior.fallback
+        sd0 = prior.fallback * prior.within
         nu0 = prior.history_df if prior.history_df is not None else settings.prior_df
         source = f"{prior.fallback_source} {prior.fallback * 100:.1f}%" + (" and this run" if df_own else "")
     df = nu0 + df_own
     sd = math.sqrt((nu0 * sd0**2 + df_own * own) / df)
     weak = settings.guide_prior_df
     df_fail = df + weak
-    sd_fail = math.sqrt((nu0 * sd0**2 + df_own * own + weak * prior.guide**2) / df_fail)
-    return Posterior(sd, df, sd_fail, df_fail, source, seen=suite.k is not None or df_own > 0)
+    sd_fail = math.sqrt((nu0 * sd0**2 + df_own * own + weak * (prior.guide * prior.within) ** 2) / df_fail)
+    between = prior.fallback * math.sqrt(prior.between)
+    between_df = prior.history_df if prior.history_df is not None else settings.between_df
+    return Posterior(sd, df, sd_fail, df_fail, source, seen=suite.k is not None or df_own > 0, between=between,
+                     between_df=max(between_df, 1.0), tail=prior.tail)  # fmt: skip
 
 
 def prior_of(guide_sd: float | None, class_sd: float, class_name: str, artefact: str,
-             history: list[float] | None) -> Prior:  # fmt: skip
-    """A criterion's prior. Its shape (what a pooled prior follows): the guide's spread (not an artefact), else its
-    history (3 runs or more), else its class. Its fallback (where the suite cannot pool): its history, else its class:
-    history replaces the class prior, never the guide's shape (the guide says which rows are noisy, the board's
-    history how noisy its own runs are). Its weak FAIL prior: the guide's spread, else the class sd."""
+             history: list[float] | None, between: float = 0.0, tail: bool = False,
+             guide_how: str = "") -> Prior:  # fmt: skip
+    """A criterion's prior. `guide_sd`: its row's own published spread as the noise class believes it (clamped to the
+    class's range, perfgate.noiseclass.row_sd), None where it prints none usable. Its shape (what a pooled prior
+    follows): that spread, else its history (3 runs or more), else its class. Its fallback (where the suite cannot
+    pool, and the between-boot part): its history, else the row's spread, else its class: history replaces the prior,
+    never the guide's shape (the guide says which rows are noisy, the board's history how noisy its own runs are).
+    Its weak FAIL prior: the row's spread, else the class sd. `between`: the class's share of variance between boots."""
     usable = guide_sd is not None and not artefact
     past = history_sd(history or [])
     n = len(history or [])
+    row = guide_sd if usable else None
     if past is not None:
         fallback, fallback_source, history_df = past, f"history ({n} runs)", n - 1.0
+    elif row is not None:
+        assert guide_sd is not None
+        fallback, fallback_source, history_df = guide_sd, _guide_source(guide_how), None
     else:
         fallback, fallback_source = class_sd, f"class {class_name}" if class_name != "default" else "default"
         history_df = None
-    if usable:
-        assert guide_sd is not None
-        return Prior(guide_sd, "guide min/max", guide_sd, fallback, fallback_source, artefact, history_df)
-    return Prior(fallback, fallback_source, class_sd, fallback, fallback_source, artefact, history_df)
+    if row is not None:
+        return Prior(row, _guide_source(guide_how), row, fallback, fallback_source, artefact, history_df, between,
+                     tail)  # fmt: skip
+    return Prior(fallback, fallback_source, class_sd, fallback, fallback_source, artefact, history_df, between, tail)
+
+
+def _guide_source(how: str) -> str:
+    return f"guide min/max ({how})" if how else "guide min/max"
 
 
 def history_sd(values: list[float]) -> float | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from perfgate.errors import DataError
+from perfgate.errors import DataError, PerfgateError
 from perfgate.squad import target as squad_target
 
 
@@ -95,6 +95,7 @@ KNOWN: dict[str, str] = {
     "SIM_SPEED": "the simulated board's speed (auto or a factor)",
     "SIM_SEED": "the simulated board's random seed",
     "SIM_SPREAD": "the simulated board's widest relative spread",
+    "SIM_NOISE": "the simulated board's noise regime (variables/sim.yaml: quiet, realistic, harsh)",
     "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
 }
 # Set by pabot in each of its robot processes (PABOTQUEUEINDEX, PABOTLASTLEVEL, ... and CALLER_ID).
@@ -158,6 +159,13 @@ def read(get: Callable[[str], object]) -> RunVars:
             ok = False
         if not ok:
             raise _bad("SIM_SPREAD", spread, "a relative spread from 0 up to 10 (1 = each guide's own min/max)")
+    if not unset(get("SIM_NOISE")):
+        from perfgate.sim.spread import regime_from
+
+        try:
+            regime_from(str(get("SIM_NOISE")))
+        except PerfgateError as e:
+            raise _bad("SIM_NOISE", get("SIM_NOISE"), str(e).split(": ", 1)[-1]) from None
     squad = get("SQUAD")  # `lab` needs the lab: the board library checks it when the lab loads
     if not unset(squad) and str(squad).strip().lower() not in ("lab", *squad_target.OFF_WORDS):
         squad_target.from_project_url(str(squad))

@@ -19,18 +19,18 @@ maximum: it is inconclusive unless what it saw already fails (`run_length`).
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from perfgate import paths
+from perfgate import noiseclass, paths
 from perfgate.datafile import load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
+from perfgate.noiseclass import NoiseClass
 from perfgate.pooling import PoolSettings, Posterior, Prior, prior_of
-from perfgate.tolerance import Tolerance, compile_match, matches
+from perfgate.tolerance import Tolerance
 from perfgate.verdict import Judgement
 
 PASS, FAIL, INCONCLUSIVE, MORE = "pass", "fail", "inconclusive", "more"
@@ -45,7 +45,8 @@ class Decision:
     z: float  # the test statistic: the geometric mean's margin in standard errors (inf when there is no noise)
     reason: str = ""
     noise: Posterior | None = None  # the noise the decision used
-    mean: float | None = None  # the geometric mean the statistic was computed on
+    mean: float | None = None  # the geometric mean (a maximum's: the median) the statistic was computed on
+    boots: int = 1  # the boots its runs came from
 
     @property
     def decided(self) -> bool:
@@ -53,34 +54,45 @@ class Decision:
 
 
 def from_guide(c: Criterion) -> float | None:
-    """The relative sd a published `value (min lo, max hi)` implies: its range is about 4 sd."""
-    if c.min is None or c.max is None or not c.value or c.max < c.min:
-        return None
-    return (c.max - c.min) / (4 * abs(c.value))
+    """The relative sd of one run a published `value (min lo, max hi)` implies (perfgate.noiseclass.guide_sd)."""
+    g = noiseclass.guide_sd(c)
+    return g[0] if g else None
+
+
+def spend(alpha: float, look: int) -> float:
+    """The error rate look `look` (1, 2, ...) may spend of `alpha`: alpha / (k (k + 1)), which sums to alpha over
+    every look, so a criterion looked at after each run is held to alpha in all, not at each look."""
+    k = max(look, 1)
+    return alpha / (k * (k + 1))
 
 
 @dataclass
 class NoiseModel:
-    """variables/noise.yaml: the error rates the verdict is held to, how a suite pools, and the class priors."""
+    """variables/noise.yaml: the error rates the verdict is held to, how a suite pools, and the noise classes."""
 
-    alpha_pass: float  # per criterion: a board exactly at its threshold passes this often
+    alpha_pass: float  # per criterion, over all its looks: a board exactly at its threshold passes this often
     alpha_gate: float  # per gate: a healthy board fails some criterion this often (Bonferroni over the criteria)
-    default: float
+    default: NoiseClass
     pool: PoolSettings = field(default_factory=PoolSettings)
-    classes: list[tuple[str, dict[str, re.Pattern[str]], float]] = field(default_factory=list)
+    classes: list[NoiseClass] = field(default_factory=list)
+    bimodal_ratio: float = 3.0  # a published max this many times its min: two modes, not a spread
+    beta_gate: float = 0.05  # per gate: a healthy board fails for want of a pass (inconclusive) at most this often
 
-    def class_of(self, c: Criterion) -> tuple[str, float]:
-        for name, patterns, sd in self.classes:
-            if matches(c, patterns):
-                return name, sd
-        return "default", self.default
+    def class_of(self, c: Criterion) -> NoiseClass:
+        return noiseclass.class_of(c, self.classes, self.default)
 
     def prior(self, c: Criterion, history: list[float] | None = None, artefact: str = "", averaged: int = 1) -> Prior:
-        """The criterion's prior noise per value: the guide's spread (unless an artefact), else history, else its
-        class; a value that is the mean of `averaged` runs (boot time) has one run's noise over sqrt(averaged),
-        history excepted (its values are such means already)."""
-        name, sd = self.class_of(c)
-        p = prior_of(from_guide(c), sd, name, artefact, history)
+        """The criterion's prior noise per value: the row's own published spread (unless an artefact; believed within
+        its class's range), else history, else its class; a value that is the mean of `averaged` runs (boot time) has
+        one run's noise over sqrt(averaged), history excepted (its values are such means already)."""
+        k = self.class_of(c)
+        g = None if artefact else noiseclass.guide_sd(c)
+        row = noiseclass.row_sd(c, k, artefact) if g else None
+        how = g[1] if g else ""
+        if g and noiseclass.bimodal(c, self.bimodal_ratio):  # two modes: its whole log range, unclamped
+            assert c.min is not None and c.max is not None
+            row, how = math.log(c.max / c.min) / noiseclass.D2[2], f"two modes, {c.min:g} and {c.max:g}"
+        p = prior_of(row, k.sd, k.name, artefact, history, k.between, k.tail, how)
         if averaged <= 1 or p.history_df is not None:
             return p
         root = math.sqrt(averaged)
@@ -92,11 +104,19 @@ class NoiseModel:
                        source=per_value(p.source, p.shape),
                        fallback_source=per_value(p.fallback_source, p.fallback))  # fmt: skip
 
-    def q_pass(self, df: float) -> float:
-        return t_quantile(self.alpha_pass, df)
+    def z_power(self, criteria: int) -> float:
+        """How far past its pass quantile a healthy board's margin must reach for the criterion to count as decidable
+        at its tolerance: a healthy board's gate fails for want of a pass at most `beta_gate` of the time, split
+        over its criteria."""
+        from scipy.stats import norm
 
-    def q_fail(self, df: float, criteria: int) -> float:
-        return t_quantile(self.alpha_gate / max(criteria, 1), df)
+        return float(norm.isf(self.beta_gate / max(criteria, 1)))
+
+    def q_pass(self, df: float, look: int = 1) -> float:
+        return t_quantile(spend(self.alpha_pass, look), df)
+
+    def q_fail(self, df: float, criteria: int, look: int = 1) -> float:
+        return t_quantile(spend(self.alpha_gate / max(criteria, 1), look), df)
 
 
 def t_quantile(alpha: float, df: float) -> float:
@@ -129,8 +149,8 @@ def _number(value: object, what: str, path: Path, line: int | None, low: float, 
     return number
 
 
-KEYS = ("alpha_pass", "alpha_gate", "default", "pool", "classes")
-POOL_KEYS = ("prior_df", "guide_prior_df", "min_rows", "min_df", "max_prior_df")
+KEYS = ("alpha_pass", "alpha_gate", "beta_gate", "bimodal_ratio", "default", "pool", "classes")
+POOL_KEYS = ("prior_df", "guide_prior_df", "min_rows", "min_df", "max_prior_df", "between_df")
 
 
 def load(path: Path | None = None) -> NoiseModel:
@@ -155,20 +175,16 @@ def load(path: Path | None = None) -> NoiseModel:
     model = NoiseModel(
         _number(data.get("alpha_pass", 0.05), "alpha_pass", path, _line(text, "alpha_pass:"), 0, 0.5),
         _number(data.get("alpha_gate", 0.01), "alpha_gate", path, _line(text, "alpha_gate:"), 0, 0.5),
-        _number(data.get("default"), "default", path, _line(text, "default:"), 0, 10),
+        noiseclass.parse_class(data.get("default"), 0, path, text, default=True),
         pool,
     )
+    model.beta_gate = _number(data.get("beta_gate", 0.05), "beta_gate", path, _line(text, "beta_gate:"), 0, 0.5)
+    model.bimodal_ratio = _number(data.get("bimodal_ratio", 3.0), "bimodal_ratio", path,
+                                  _line(text, "bimodal_ratio:"), 1, 1e6)  # fmt: skip
     classes = data.get("classes") or []
     if not isinstance(classes, list):
         raise DataError("classes: must be a list", path, _line(text, "classes:"))
-    for i, k in enumerate(classes):
-        name = k.get("name") if isinstance(k, dict) else None
-        line = _line(text, f"name: {name}") if name else _line(text, "classes:")
-        if not isinstance(k, dict) or not name or not isinstance(k.get("match"), dict) or not k["match"]:
-            raise DataError(f"classes[{i}] needs name, match and sd", path, line)
-        patterns = compile_match(k["match"], f"classes[{i}].", path, line)
-        sd = _number(k.get("sd"), f"classes[{i}].sd", path, line, -1e-12, 10)
-        model.classes.append((str(name), patterns, sd))
+    model.classes.extend(noiseclass.parse_class(k, i, path, text) for i, k in enumerate(classes))
     return model
 
 
@@ -190,49 +206,52 @@ def threshold(c: Criterion, tol: Tolerance) -> float:
     return c.value - allowed if c.direction == "higher" else c.value + allowed if c.direction == "lower" else c.value
 
 
-def _score(c: Criterion, samples: list[float], tol: Tolerance, sd: float) -> tuple[float, float | None]:
-    """The test statistic and the geometric mean it was computed on. A throughput or a latency strays by a factor
-    (a board at half speed halves its bandwidth; latencies have a long tail above, none below zero): when the values
-    and the threshold are all positive, the margin is the log of the geometric mean over the threshold, in standard
-    errors sd / sqrt(n). Else (a zero, a matched clock) the plain margin of the mean, the noise taken relative to the
-    published value (a matched clock: a sixth of it, as a board prints its clock rather than measures it)."""
-    n = len(samples)
+def _score(c: Criterion, samples: list[float], tol: Tolerance, se: float,
+           tail: bool = False) -> tuple[float, float | None]:  # fmt: skip
+    """The test statistic and the value it was computed on. A throughput or a latency strays by a factor (a board at
+    half speed halves its bandwidth; latencies have a long tail above, none below zero): when the values and the
+    threshold are all positive, the margin is the log of the geometric mean over the threshold (of the median, for a
+    maximum: one run that caught a rare long latency does not move it), in standard errors `se` (relative: on the log
+    scale). Else (a zero, a matched clock) the plain margin of the mean, the noise taken relative to the published
+    value (a matched clock: a sixth of it, as a board prints its clock rather than measures it)."""
     thr = threshold(c, tol)
     if c.direction != "match" and thr > 0 and all(x > 0 for x in samples):
-        gm = math.exp(statistics.fmean(math.log(x) for x in samples))
-        m = math.log(gm / thr) if c.direction == "higher" else math.log(thr / gm)
-        se = sd / math.sqrt(n)
-        return (m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)), gm
+        logs = [math.log(x) for x in samples]
+        centre = math.exp(statistics.median(logs) if tail else statistics.fmean(logs))
+        m = math.log(centre / thr) if c.direction == "higher" else math.log(thr / centre)
+        return (m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)), centre
     mean = statistics.fmean(samples)
     m = margin(c, mean, tol)
-    se = sd * abs(c.value) / (6 if c.direction == "match" else 1) / math.sqrt(n)
+    se = se * abs(c.value) / (6 if c.direction == "match" else 1)
     return (m / se if se > 0 else math.copysign(math.inf, m if m else 1.0)), mean
 
 
 def decide(c: Criterion, samples: list[float], tol: Tolerance, noise: Posterior, q_pass: float, q_fail: float,
-           last: bool) -> Decision:  # fmt: skip
-    """The criterion after `samples` runs, with its noise `noise` (perfgate.pooling.posterior); `q_pass` and `q_fail`
-    the t quantiles it must reach on the good side (under noise.sd) and on the bad side (under noise.sd_fail, which
-    also counts the guide's spread). `last`: no run may follow, so undecided is inconclusive."""
+           last: bool, boots: int = 1) -> Decision:  # fmt: skip
+    """The criterion after `samples` runs in `boots` boots, with its noise `noise` (perfgate.pooling.posterior);
+    `q_pass` and `q_fail` the t quantiles it must reach on the good side (under noise.sd) and on the bad side (under
+    noise.sd_fail, which also counts the guide's spread). `last`: no run may follow, so undecided is inconclusive."""
     if not samples:
         raise ValueError(f"criterion {c.id}: no sample to decide on")
     n = len(samples)
     value = statistics.median(samples)
     m = margin(c, value, tol)
-    score, mean = _score(c, samples, tol, noise.sd)
-    score_fail, _ = _score(c, samples, tol, noise.sd_fail)
+    score, mean = _score(c, samples, tol, noise.se(n, boots), noise.tail)
+    score_fail, _ = _score(c, samples, tol, noise.se(n, boots, fail=True), noise.tail)
     if score >= q_pass:
-        return Decision(PASS, value, n, m, score, noise=noise, mean=mean)
+        return Decision(PASS, value, n, m, score, noise=noise, mean=mean, boots=boots)
     if score_fail <= -q_fail and (noise.seen or last):
-        return Decision(FAIL, value, n, m, score_fail, noise=noise, mean=mean)
+        return Decision(FAIL, value, n, m, score_fail, noise=noise, mean=mean, boots=boots)
     if not last:
-        return Decision(MORE, value, n, m, score, noise=noise, mean=mean)
+        return Decision(MORE, value, n, m, score, noise=noise, mean=mean, boots=boots)
     fails = score < 0
     side, need, got = ("fails", q_fail, score_fail) if fails else ("passes", q_pass, score)
-    why = (f"undecided after {n} run{'s' if n > 1 else ''}: the geometric mean {mean:.6g} {c.unit} {side} its "
+    what = "median" if noise.tail else "geometric mean"
+    in_boots = f" in {boots} boots" if boots > 1 else ""
+    why = (f"undecided after {n} run{'s' if n > 1 else ''}{in_boots}: the {what} {mean:.6g} {c.unit} {side} its "
            f"threshold by {abs(got):.1f} standard errors, less than the {need:.2f} needed (noise "
            f"{noise.describe()})")  # fmt: skip
-    return Decision(INCONCLUSIVE, value, n, m, score, why, noise=noise, mean=mean)
+    return Decision(INCONCLUSIVE, value, n, m, score, why, noise=noise, mean=mean, boots=boots)
 
 
 @dataclass(frozen=True)

@@ -37,16 +37,19 @@ class Command:
 
 @dataclass(frozen=True)
 class Limited:
-    """A criterion its budget could not decide at its tolerance, judged against the guide's own worst value."""
+    """A criterion whose noise its budget cannot hold to its tolerance: held to the tolerance its runs can decide
+    (a healthy board still passes it), and listed apart with the smallest regression it can fail."""
 
-    threshold: float  # the value it was held to: the guide's worst made worse by the tolerance
-    worst: float  # the guide's published worst (its min, or max for lower-is-better)
-    detectable_pct: float  # the smallest regression from the published value its runs could fail
+    threshold: float  # the value it was held to: the published value made worse by `tolerance`
+    tolerance: float  # the relative tolerance its runs can decide, in place of its own
+    own: float  # its own relative tolerance
+    detectable_pct: float  # the smallest regression from the published value its runs fail (90 % of the time)
     reason: str
 
     def to_json(self) -> dict:
-        return {"threshold": self.threshold, "guide_worst": self.worst,
-                "detectable_pct": round(self.detectable_pct, 2), "reason": self.reason}  # fmt: skip
+        return {"threshold": self.threshold, "tolerance_pct": round(self.tolerance * 100, 2),
+                "own_tolerance_pct": round(self.own * 100, 2), "detectable_pct": round(self.detectable_pct, 2),
+                "reason": self.reason}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -68,18 +71,83 @@ class SuiteSequence:
     budget: Budget
     samples: dict[str, list[float]] = field(default_factory=dict)
     final: dict[str, Final] = field(default_factory=dict)
-    spent: float = 0.0  # lab seconds of reruns so far
+    spent: float = 0.0  # lab seconds of reruns so far (boots included)
     reruns: int = 0  # command runs after the first pass
+    boot: int = 0  # the boot the next runs come from (0: the gate's own bring-up)
+    boots_of: dict[str, list[int]] = field(default_factory=dict)  # criterion id -> the boot of each of its samples
+    reboot: bool = False  # the last step asks for a fresh boot before the next runs
 
     def __post_init__(self) -> None:
         self._command_of = {cid: cmd for cmd in self.commands for cid in cmd.ids}
         self.rerun_budget = self.budget.rerun_seconds(sum(c.seconds for c in self.commands))
+        # criteria whose noise (before this run shows any) the budget cannot hold to their tolerance: held from the
+        # start to the tolerance their runs can decide, said as LIMITED
+        self.limits: dict[str, Limited] = {}
+        for cid in self.criteria:
+            lim = self.limit(cid)
+            if lim is not None:
+                self.limits[cid] = lim
+                self.tolerances[cid] = replace(self.tolerances[cid], relative=lim.tolerance)
+
+    def _margin_needed(self, cid: str, post: Posterior, boots: int) -> float:
+        """The log margin a healthy board needs over its threshold to pass within its runs with the power the model
+        asks (perfgate.sequential.NoiseModel.z_power), at the best look."""
+        z = self.model.z_power(self.judged)
+        return min((self.model.q_pass(post.df_of(k, boots), k) + z) * post.se(k, boots)
+                   for k in range(1, self.max_runs(cid) + 1))  # fmt: skip
+
+    def limit(self, cid: str) -> Limited | None:
+        """The criterion's Limited, when its prior noise, over its most runs and boots, cannot give a healthy board at
+        its published value a pass at its own tolerance: the tolerance it can (None: its own is decidable)."""
+        c, tol = self.criteria[cid], self.tolerances[cid]
+        if c.direction == "match" or c.value <= 0:
+            return None
+        post = self.posterior(cid, pooling.SuitePool(None, self.model.pool.prior_df, 0, 0.0))
+        boots = self.budget.max_boots if post.between > 0 else 1
+        own = max(tol.relative, tol.absolute / abs(c.value))
+        have = -math.log(1 - own) if c.direction == "higher" and own < 1 else math.log(1 + own)
+        need = self._margin_needed(cid, post, boots)
+        if have >= need:
+            return None
+        relative = 1 - math.exp(-need) if c.direction == "higher" else math.exp(need) - 1
+        held = sequential.threshold(c, replace(tol, relative=relative))
+        detect = self._detectable(c, relative, post, boots, self.max_runs(cid))
+        why = (f"its noise ({post.describe()}) over {self.max_runs(cid)} runs in {boots} boot(s) cannot hold a healthy "
+               f"board to its {own * 100:g}% tolerance: held instead to the {relative * 100:.1f}% its runs can decide "
+               f"({held:.6g} {c.unit})")  # fmt: skip
+        return Limited(held, relative, own, detect, why)
+
+    def _detectable(self, c: Criterion, relative: float, post: Posterior, boots: int, runs: int) -> float:
+        """The smallest regression from the published value (%) that fails at `relative` tolerance 90 % of the time
+        within `runs` runs in `boots` boots, at the best look."""
+        z90 = 1.2816
+        step = min((self.model.q_fail(post.df_of(k, boots, fail=True), self.judged, k) + z90)
+                   * post.se(k, boots, fail=True) for k in range(1, runs + 1))  # fmt: skip
+        if c.direction == "higher":
+            return (1 - (1 - min(relative, 0.999999)) * math.exp(-step)) * 100
+        return ((1 + relative) * math.exp(step) - 1) * 100
+
+    def detectable_pct(self, cid: str) -> float:
+        """The criterion's smallest regression (%) its budget fails 90 % of the time, before any run (its prior)."""
+        c = self.criteria[cid]
+        if c.direction == "match" or c.value <= 0:
+            return math.nan
+        post = self.posterior(cid, pooling.SuitePool(None, self.model.pool.prior_df, 0, 0.0))
+        boots = self.budget.max_boots if post.between > 0 else 1
+        tol = self.tolerances[cid]
+        relative = max(tol.relative, tol.absolute / abs(c.value))
+        return self._detectable(c, relative, post, boots, self.max_runs(cid))
 
     def add(self, values: dict[str, float]) -> None:
         """One run's values (criteria already decided keep their decision: their values still feed the pool)."""
         for cid, v in values.items():
             if cid in self.criteria:
                 self.samples.setdefault(cid, []).append(float(v))
+                self.boots_of.setdefault(cid, []).append(self.boot)
+
+    def boots(self, cid: str) -> int:
+        """How many boots the criterion's samples came from."""
+        return max(len(set(self.boots_of.get(cid, []))), 1)
 
     def max_runs(self, cid: str) -> int:
         """The most runs of the criterion's command: its own cap, and what the suite's rerun budget holds."""
@@ -91,11 +159,12 @@ class SuiteSequence:
         return pooling.posterior(self.priors[cid], self.samples.get(cid, []), suite, self.model.pool)
 
     def step(self, stop: bool = False, final: set[str] | frozenset[str] = frozenset()) -> list[str]:
-        """Decide what can be decided; return the criteria whose commands run again (none: the suite is done).
-        `stop`: no run may follow (the board was lost, the run is ending); `final`: criteria no run of theirs can
-        decide further (judged now on what they have)."""
+        """Decide what can be decided; return the criteria whose commands run again (none: the suite is done), and set
+        `reboot` when they should run after a fresh boot. `stop`: no run may follow (the board was lost, the run is
+        ending); `final`: criteria no run of theirs can decide further (judged now on what they have)."""
         suite = pooling.pool(self.priors, self.samples, self.model.pool)
         pending: dict[str, list[str]] = {}
+        wants_boot: set[str] = set()
         for cid, values in self.samples.items():
             if cid in self.final or cid not in self.priors:
                 continue
@@ -103,13 +172,19 @@ class SuiteSequence:
             last = stop or cid in final or len(values) >= self.max_runs(cid)
             d = self._decide(cid, values, post, last)
             if d.decided:
-                self.final[cid] = Final(d)
+                self.final[cid] = Final(d, self.limits.get(cid))
             elif last:
                 self.final[cid] = self._at_the_end(cid, d, post)
             else:
                 cmd = self._command_of.get(cid)
                 pending.setdefault(cmd.key if cmd else "", []).append(cid)
+                if self._boot_helps(cid, post):
+                    wants_boot.add(cid)
         again: list[str] = []
+        boot = bool(wants_boot) and self.boot + 1 < self.budget.max_boots and \
+            self.spent + self.budget.boot_seconds <= self.rerun_budget  # fmt: skip
+        if boot:
+            self.spent += self.budget.boot_seconds
         for key, ids in sorted(pending.items(), key=lambda kv: self._seconds(kv[0])):
             seconds = self._seconds(key)
             if self.spent + seconds <= self.rerun_budget:
@@ -122,6 +197,11 @@ class SuiteSequence:
             for cid in ids:  # over budget: judged now, on the runs it had
                 post = self.posterior(cid, suite)
                 self.final[cid] = self._at_the_end(cid, self._decide(cid, self.samples[cid], post, True), post)
+        self.reboot = boot and bool(again)
+        if self.reboot:
+            self.boot += 1
+        elif boot:
+            self.spent -= self.budget.boot_seconds
         return again
 
     def _seconds(self, key: str) -> float:
@@ -129,48 +209,38 @@ class SuiteSequence:
 
     def _decide(self, cid: str, values: list[float], post: Posterior, last: bool) -> Decision:
         m = self.model
-        return sequential.decide(self.criteria[cid], values, self.tolerances[cid], post, m.q_pass(post.df),
-                                 m.q_fail(post.df_fail, self.judged), last)  # fmt: skip
+        n, boots = len(values), self.boots(cid)
+        return sequential.decide(self.criteria[cid], values, self.tolerances[cid], post,
+                                 m.q_pass(post.df_of(n, boots), n),
+                                 m.q_fail(post.df_of(n, boots, fail=True), self.judged, n), last, boots)  # fmt: skip
 
-    def could_pass(self, cid: str, post: Posterior, runs: int | None = None) -> bool:
-        """Whether a board exactly at the published value passes within the criterion's runs, with this noise."""
+    def _passes_at_value(self, cid: str, post: Posterior, runs: int, boots: int) -> bool:
+        """Whether a board exactly at the published value passes at `runs` runs in `boots` boots."""
         c = self.criteria[cid]
+        q = self.model.q_pass(post.df_of(runs, boots), runs)
+        d = sequential.decide(c, [c.value] * runs, self.tolerances[cid], post, q, math.inf, True, boots)
+        return d.verdict == sequential.PASS
+
+    def _boot_helps(self, cid: str, post: Posterior) -> bool:
+        """Its noise left lies mostly between boots: another run in this boot shrinks its standard error less than a
+        fresh boot would."""
+        n, b = len(self.samples.get(cid, [])), self.boots(cid)
+        if post.between <= 0 or n >= self.max_runs(cid):
+            return False
+        return post.between**2 / b > post.sd**2 / n
+
+    def could_pass(self, cid: str, post: Posterior, runs: int | None = None, boots: int | None = None) -> bool:
+        """Whether a board exactly at the published value passes within the criterion's runs (at any look up to
+        them), with this noise, over the boots it had (or `boots`)."""
         n = runs or self.max_runs(cid)
-        at_value = sequential.decide(c, [c.value] * n, self.tolerances[cid], post, self.model.q_pass(post.df), math.inf,
-                                     True)  # fmt: skip
-        return at_value.verdict == sequential.PASS
+        b = boots or self.boots(cid)
+        return any(self._passes_at_value(cid, post, k, b) for k in range(1, n + 1))
 
     def _at_the_end(self, cid: str, d: Decision, post: Posterior) -> Final:
-        c = self.criteria[cid]
-        worst = c.min if c.direction == "higher" else c.max if c.direction == "lower" else None
-        if self.could_pass(cid, post) or worst is None or self.priors[cid].artefact or worst <= 0:
-            return Final(d)
-        tol = self.tolerances[cid]
-        relaxed = replace(c, value=worst)
-        r = self._decide_relaxed(relaxed, cid, post)
-        if not r.decided:
-            return Final(d)
-        held = sequential.threshold(relaxed, tol)
-        why = (f"its noise ({post.describe()}) is too wide against its {tol.relative * 100:g}% tolerance for "
-               f"{self.max_runs(cid)} runs to decide it even at its published value: judged instead against the "
-               f"guide's own worst published value {worst:g} {c.unit} made worse by the tolerance ({held:.6g} "
-               f"{c.unit})")  # fmt: skip
-        limited = Limited(held, worst, self.detectable(cid, post), why)
-        return Final(replace(r, reason=why), limited)
-
-    def _decide_relaxed(self, relaxed: Criterion, cid: str, post: Posterior) -> Decision:
-        m = self.model
-        return sequential.decide(relaxed, self.samples[cid], self.tolerances[cid], post, m.q_pass(post.df),
-                                 m.q_fail(post.df_fail, self.judged), True)  # fmt: skip
-
-    def detectable(self, cid: str, post: Posterior) -> float:
-        """The smallest regression from the published value, in percent, that fails within the criterion's runs."""
-        c = self.criteria[cid]
-        n = self.max_runs(cid)
-        thr = sequential.threshold(c, self.tolerances[cid])
-        if c.value <= 0 or thr <= 0 or c.direction == "match":
-            return math.nan
-        step = self.model.q_fail(post.df_fail, self.judged) * post.sd_fail / math.sqrt(n)
-        if c.direction == "higher":
-            return (1 - thr / c.value * math.exp(-step)) * 100
-        return (thr / c.value * math.exp(step) - 1) * 100
+        """A criterion still undecided when its command may not run again: inconclusive, unless it is LIMITED and its
+        median holds the tolerance its runs can decide (what the data supports: listed apart, never a FAIL on it)."""
+        lim = self.limits.get(cid)
+        if lim is not None and d.verdict == sequential.INCONCLUSIVE and d.margin >= 0:
+            why = f"LIMITED and undecided after {d.runs} runs: its median holds the {lim.tolerance * 100:.1f}% tolerance"
+            return Final(replace(d, verdict=sequential.PASS, reason=why), lim)
+        return Final(d, lim)

@@ -39,7 +39,7 @@ POWER_WORDS = ("none", "manual")
 # a command that starts or drives perfgate's simulated board (python -m perfgate sim / sim-power / sim-pdu ...)
 SIMULATED = re.compile(r"(?:^|[\s/'\"])(?:-m\s+)?perfgate(?:\s+|\.)sim(?:-power|-pdu|\.\w+)?(?:$|[\s'\"])")
 HOST_KEY_POLICIES = ("accept-new", "strict", "off")  # like OpenSSH's StrictHostKeyChecking accept-new / yes / no
-TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|sim_spread|lab)(?:\.(\w+))?\}")
+TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|sim_spread|sim_noise|lab)(?:\.(\w+))?\}")
 
 
 @dataclass
@@ -368,7 +368,7 @@ def _check_storage(lab: Lab) -> None:
 
 
 def expand(value: Any, context: dict[str, Any], quote: bool = False) -> Any:
-    """Fill {python}, {board}, {state}, {state.<key>}, {sim_speed}, {faults}, {sim_seed}, {sim_spread} into
+    """Fill {python}, {board}, {state}, {state.<key>}, {sim_speed}, {faults}, {sim_seed}, {sim_spread}, {sim_noise} into
     strings.
     A leading bare `python` in a command becomes this interpreter, so commands run in the gate's environment.
     `quote`: the strings are shell commands (power, stop): every value filled in is shell-quoted."""

@@ -125,6 +125,7 @@ class Board:
             "faults": _text(_var("FAULTS")),
             "sim_seed": _text(_var("SIM_SEED")),
             "sim_spread": _text(_var("SIM_SPREAD")),
+            "sim_noise": _text(_var("SIM_NOISE")),
         }
         out_dir = Path(_text(_var("RUN_DIR")) or _text(_var("OUTPUT DIR")) or ".")
         self.transcript = out_dir / "serial.log"

@@ -78,6 +78,9 @@ class Gate:
             bi.set_global_variable("${" + name + "}", str(value))
         self.recording.meta["link_base"] = str(_link_base())
         metadata, console = s.announce(lab, self._href(s.run_dir / "comparison.html"))
+        if meta.get("sim_noise"):  # the simulated board's noise regime: named wherever the run is
+            metadata.append(("Simulated Noise", str(meta["sim_noise"])))
+            console.append(f"perfgate: simulated board, {meta['sim_noise']}")
         for name, value in metadata:
             bi.set_suite_metadata(name, value, top=True)
         for line in console:

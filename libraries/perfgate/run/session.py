@@ -101,7 +101,26 @@ class Session:
             "report": self.var("REPORT FILE"),
             "faults": str_or_none(self.var("FAULTS")),
             "suites": self.selected,
+            "sim_noise": self.sim_noise(lab, board_requested),
         }
+
+    def sim_noise(self, lab: str, board: str) -> str | None:
+        """The simulated board's noise regime and what it means (variables/sim.yaml; SIM_NOISE), None where the lab
+        does not start the simulated board."""
+        from perfgate.board import lab as labs
+        from perfgate.errors import PerfgateError
+        from perfgate.sim import spread
+
+        if not self.virtual:
+            return None
+        try:
+            start = str(labs.load(lab, board).data.get("start_options") or "")
+        except PerfgateError:
+            return None
+        if "{sim_noise}" not in start:
+            return None
+        regime = spread.regime_from(str_or_none(self.var("SIM_NOISE")))
+        return spread.load(regime=regime).describe()
 
     def announce(self, lab: str, comparison: str) -> tuple[list[tuple[str, str]], list[str]]:
         """What the run says of itself when it opens: the top suite's metadata (`comparison`: the log's link to

@@ -21,7 +21,7 @@ from perfgate.model import Criterion
 from perfgate.sim import tools, values
 from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.data import BoardData
-from perfgate.sim.spread import Spread
+from perfgate.sim.spread import RowNoise, Spread
 from perfgate.sim.spread import load as load_spread
 
 # Binaries of each tool, for `missing-tool:<tool>` and `command -v` when no plan names them.
@@ -51,7 +51,7 @@ class Answer:
     command: str  # the command as the plan (or the board) knows it, given to the renderer
     values: dict[str, float]  # metric -> published value (degraded by faults)
     directions: dict[str, str] = field(default_factory=dict)
-    spreads: dict[str, float] = field(default_factory=dict)  # metric -> relative sd (perfgate.sim.spread)
+    spreads: dict[str, RowNoise] = field(default_factory=dict)  # metric -> how it strays (perfgate.sim.spread)
 
 
 def _one_quantity(tool: str, vals: dict[str, float], degraded: set[str]) -> None:
@@ -69,6 +69,7 @@ class Answers:
         self.data = data
         self.rng = rng
         self.spread = (spread or load_spread()).excluding(data.published)
+        self.sampler = values.Sampler(rng)  # the board's boots: the sim board calls boot() at each power-on
         self.problems: list[str] = []  # workload modules that could not be used (said once, at start)
         self.by_suite: dict[str, list[Criterion]] = {}
         for c in data.criteria:
@@ -118,7 +119,7 @@ class Answers:
                 for key, ids in run.keys.items():
                     cs = [by_id[i] for i in ids if i in by_id]
                     if cs:
-                        vals[key], dirs[key], sds[key] = cs[0].value, cs[0].direction, self.spread.of(cs[0])
+                        vals[key], dirs[key], sds[key] = cs[0].value, cs[0].direction, self.spread.row(cs[0])
                         if any(self.data.faults.degradation(c.id) for c in cs):
                             degraded.add(key)
                 if degraded:  # keys of one quantity the board prints once follow a degraded one (sim.tools.lmbench)
@@ -183,7 +184,7 @@ class Answers:
                 same = _criteria(exp.values, crits)
                 dirs = {k: c.direction if c else values.guess_direction(k) for k, c in same.items()}
                 return Answer(
-                    exp.tool, command, dict(exp.values), dirs, {k: self.spread.of(c, k) for k, c in same.items()}
+                    exp.tool, command, dict(exp.values), dirs, {k: self.spread.row(c, k) for k, c in same.items()}
                 )
         return None
 
@@ -197,11 +198,11 @@ class Answers:
         """What the tool prints, with every value drawn around the published one. RenderError when the tool
         has no renderer (yet)."""
         drawn = {
-            k: values.draw(
+            k: self.sampler.draw(
                 v,
                 answer.directions.get(k) or values.guess_direction(k),
-                self.rng,
-                answer.spreads[k] if k in answer.spreads else self.spread.of(None, k),
+                answer.spreads[k] if k in answer.spreads else self.spread.row(None, k),
+                (answer.tool, k),
             )
             for k, v in answer.values.items()
         }

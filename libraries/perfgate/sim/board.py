@@ -12,7 +12,7 @@ import contextlib
 import random
 import time
 
-from perfgate.sim import kernel, values
+from perfgate.sim import kernel
 from perfgate.sim.console import Console, LineReader
 from perfgate.sim.data import BoardData
 from perfgate.sim.shell import Board as Shared
@@ -63,6 +63,7 @@ class SimBoard:
             return
         self.console.powered = True
         self.state = "on"
+        self.shared.answers.sampler.boot()  # a fresh boot: every class strays its own way this time
         self._task = asyncio.create_task(self._life())
 
     async def power_off(self) -> None:
@@ -201,7 +202,7 @@ class SimBoard:
             if interrupted:
                 self.say(str(self.data.uboot["prompt"]))
             await self._hang("uboot-hung")
-        ub = UBoot(self.data, self.say, self.speed, self.rng, self.spread)
+        ub = UBoot(self.data, self.say, self.speed, self.rng, self.spread, self.shared.answers.sampler)
         if not interrupted:
             self.state = "autoboot"
             self._set_mode("ignore")
@@ -258,7 +259,8 @@ class SimBoard:
         faults = self.data.faults
         init_sh = str(self.data.linux["init_sh_bootargs"]) in cmdline
         fig = self.data.boot_figure("init_sh" if init_sh else "default")
-        total = values.draw(fig.value, "lower", self.rng, self.data.figure_spread(fig, self.spread))
+        noise = self.data.figure_noise(fig, self.spread)
+        total = self.shared.answers.sampler.draw(fig.value, "lower", noise, fig.source)
         sh_time = self.data.boot_figure("init_sh").value
         k_end = total * 0.97 if init_sh else min(sh_time, total * 0.35)
         lines = kernel.kernel_lines(self.data, cmdline)

@@ -20,12 +20,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lab", default="sim", help="lab file under variables/labs (per-board overrides)")
     parser.add_argument("--spread", default="", help="the widest relative standard deviation of results (SIM_SPREAD; "
                         "default: cap in variables/sim.yaml; 1 = every guide's own min/max spread)")  # fmt: skip
+    parser.add_argument("--noise", default="", help="the noise regime (SIM_NOISE; variables/sim.yaml: quiet, "
+                        "realistic, harsh; default: the file's regime)")  # fmt: skip
     parser.add_argument("--watch-pid", type=int, default=None, help="also stop when this process ends")
 
 
 def run(args: argparse.Namespace) -> int:
     from perfgate.sim import process
-    from perfgate.sim.spread import cap_from
+    from perfgate.sim.spread import cap_from, regime_from
 
     try:
         speed = float(args.speed) if str(args.speed).strip().lower() not in ("", "auto") else None
@@ -38,5 +40,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         raise DataError(f"--seed {args.seed!r} is not an integer") from None
     spread = cap_from(args.spread, "--spread (SIM_SPREAD)")
+    regime = regime_from(args.noise, "--noise (SIM_NOISE)")
     return process.main(args.board, speed, args.faults or None, args.state, seed, args.lab, spread,
-                        args.watch_pid)  # fmt: skip
+                        args.watch_pid, regime)  # fmt: skip

@@ -16,7 +16,7 @@ from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.sim import values
 from perfgate.sim.faults import Faults
-from perfgate.sim.spread import Spread
+from perfgate.sim.spread import RowNoise, Spread
 from perfgate.tools import TOOLS
 
 MEDIA = ("emmc", "mmcsd", "ospi", "ufs")
@@ -65,10 +65,10 @@ class BoardData:
         best = min(wanted, key=lambda c: c.value)
         return Figure(best.value, "lower", best.min, best.max, best.id)
 
-    def figure_spread(self, fig: Figure, spread: Spread) -> float:
-        """The relative sd the sim draws a figure with: the guide's min/max, else its criterion's class."""
+    def figure_noise(self, fig: Figure, spread: Spread) -> RowNoise:
+        """How the sim draws a figure: as its criterion's row, else from the figure's own range."""
         c = next((c for c in self.criteria if c.id == fig.source), None)
-        return spread.of_figure(fig.value, fig.lo, fig.hi, c)
+        return spread.figure(fig.value, fig.lo, fig.hi, c)
 
     # -- U-Boot storage ------------------------------------------------------------------------------------
     def storage_figure(self, medium: str, op: str, size: int) -> Figure:

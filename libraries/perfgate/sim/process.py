@@ -53,13 +53,14 @@ def write_state(path: Path, state: dict) -> None:
 
 class Simulator:
     def __init__(self, board: str, speed: float | None, faults: str | None, state: Path | None, seed: int | None,
-                 lab: str = "sim", spread: float | None = None, watch_pid: int | None = None) -> None:  # fmt: skip
+                 lab: str = "sim", spread: float | None = None, watch_pid: int | None = None,
+                 regime: str | None = None) -> None:  # fmt: skip
         self.faults = faults_mod.parse(faults)
         self.data = data_mod.load(board, self.faults, lab)
         self.speed = float(speed) if speed else default_speed(self.data)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.rng = random.Random(self.seed)
-        self.spread = spread_mod.load(spread)  # SIM_SPREAD, else variables/sim.yaml's cap
+        self.spread = spread_mod.load(spread, regime=regime)  # SIM_NOISE's regime, capped by SIM_SPREAD
         self.state_path = state or paths.build() / "sim" / f"{self.data.board}.json"
         self.watch_pid = watch_pid
         self.parent = os.getppid()
@@ -95,6 +96,8 @@ class Simulator:
             "faults": self.faults.describe(),
             "control": str(self.control),
             "simulated": True,
+            "noise": self.spread.regime.name,
+            "noise_description": self.spread.describe(),
             "notes": self.data.notes,
         }
         write_state(self.state_path, state)
@@ -162,8 +165,9 @@ class Simulator:
 
 
 def main(board: str, speed: float | None, faults: str | None, state: Path | None, seed: int | None,
-         lab: str = "sim", spread: float | None = None, watch_pid: int | None = None) -> int:  # fmt: skip
-    sim = Simulator(board, speed, faults, state, seed, lab, spread, watch_pid)
+         lab: str = "sim", spread: float | None = None, watch_pid: int | None = None,
+         regime: str | None = None) -> int:  # fmt: skip
+    sim = Simulator(board, speed, faults, state, seed, lab, spread, watch_pid, regime)
     try:
         return asyncio.run(sim.serve())
     finally:

@@ -1,112 +1,189 @@
-"""How far the simulated board's results stray from the published values: the guide's own spread where it prints
-min and max, else a per-class spread from variables/sim.yaml, capped by SIM_SPREAD (see that file)."""
+"""How far the simulated board's results stray from the published values: a noise regime of variables/sim.yaml over
+the noise classes of variables/noise.yaml (perfgate.noiseclass: the public repeated-run figures real boards show).
+
+Per row: its guide's own range read for its run count (range / d2(N)), believed within its class's range, else its
+class's figure; a share of it between boots (perfgate.sim.values.Sampler draws one offset per class per boot); heavy
+tails for maxima; occasional failed runs; rows the guide shows in two modes drawn from one mode per boot.
+SIM_SPREAD caps every row's sd (a number), SIM_NOISE chooses the regime."""
 
 from __future__ import annotations
 
-import re
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from perfgate import paths
-from perfgate.datafile import load_mapping
+from perfgate import noiseclass, paths
+from perfgate import sequential as seq
+from perfgate.datafile import line_of, load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.tolerance import compile_match, matches
+from perfgate.noiseclass import NoiseClass
+
+REGIME_KEYS = ("description", "level", "guide", "cap", "between", "tails", "failed", "bimodal")
+
+
+@dataclass(frozen=True)
+class Regime:
+    name: str
+    description: str = ""
+    level: str = "sd"  # the class figure rows without a published spread take: sd (typical) or p90
+    guide: str = "d2"  # how a published range is read: d2 (range / d2(N), clamped to the class) or range4 (today's)
+    cap: float | None = None  # every row's sd at most this
+    between: bool = True  # a share of the noise between boots
+    tails: bool = True  # maxima jump now and then
+    failed: float = 1.0  # times the class's failed-run rate
+    bimodal: bool = True  # rows the guide shows in two modes: one mode per boot
+
+
+@dataclass(frozen=True)
+class RowNoise:
+    """How one row strays on the simulated board."""
+
+    sd: float  # relative sd of one run (log scale)
+    cls: str = "default"  # its noise class: a boot moves the whole class
+    between: float = 0.0  # the share of its variance between boots
+    jumps: float = 0.0  # the chance one run of a maximum jumps 1.3-2x worse
+    failed: float = 0.0  # the chance one run fails outright (prints 0)
+    modes: tuple[float, float, float] | None = None  # (low, high, chance of the low mode) for a two-mode row
+
+
+@dataclass
+class Spread:
+    regime: Regime
+    classes: list[NoiseClass]
+    default: NoiseClass
+    bimodal_ratio: float = 3.0
+    cap: float | None = None  # SIM_SPREAD
+    # criterion ids whose published min/max is not a spread (perfgate.artefacts): drawn with their class spread
+    artefacts: frozenset[str] = frozenset()
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def excluding(self, criteria: list[Criterion]) -> Spread:
+        """This spread, with the artefact spreads among `criteria` (the board's) never used."""
+        from perfgate import artefacts
+
+        return replace(self, artefacts=self.artefacts | frozenset(artefacts.find(criteria)), _cache={})
+
+    def row(self, c: Criterion | None, metric: str = "") -> RowNoise:
+        """How the sim draws a criterion's value (a metric without criterion: the classes matching its name)."""
+        key = (c.id if c is not None else None, metric)
+        if key not in self._cache:
+            self._cache[key] = self._row(c, metric)
+        return self._cache[key]
+
+    def _row(self, c: Criterion | None, metric: str) -> RowNoise:
+        r = self.regime
+        k = noiseclass.class_of(c, self.classes, self.default, metric)
+        artefact = "artefact" if c is not None and c.id in self.artefacts else ""
+        if c is None:
+            sd = k.p90 if r.level == "p90" else k.sd
+        elif r.guide == "range4":
+            g = None if artefact else seq.from_guide(c)
+            sd = (c.max - c.min) / (4 * abs(c.value)) if g is not None and c.max is not None and c.min is not None \
+                else (k.p90 if r.level == "p90" else k.sd)  # fmt: skip
+        else:
+            sd = noiseclass.row_sd(c, k, artefact, r.level)
+        cap = min(x for x in (r.cap, self.cap, 10.0) if x is not None)
+        sd = min(sd, cap)
+        modes = None
+        if r.bimodal and c is not None and not artefact and noiseclass.bimodal(c, self.bimodal_ratio):
+            assert c.min is not None and c.max is not None
+            modes = (c.min, c.max, (c.max - c.value) / (c.max - c.min))
+            sd = min(k.p90 if r.level == "p90" else k.sd, cap)  # its range is its two modes: each strays as its class
+        return RowNoise(sd, k.name, k.between if r.between else 0.0, k.jumps if r.tails and k.tail else 0.0,
+                        min(k.failed * r.failed, 1.0), modes)  # fmt: skip
+
+    def of(self, c: Criterion | None, metric: str = "") -> float:
+        """The relative standard deviation of one run (both parts)."""
+        return self.row(c, metric).sd
+
+    def figure(self, value: float, lo: float | None, hi: float | None, c: Criterion | None) -> RowNoise:
+        """A figure the sim reproduces outside the tools (boot time, U-Boot KB/s): its criterion's row, else one from
+        the figure's own range."""
+        if c is not None:
+            return self.row(c)
+        sd = self.default.sd
+        if lo is not None and hi is not None and value and hi >= lo:
+            sd = min(max((hi - lo) / (noiseclass.D2[noiseclass.ASSUMED_RUNS] * abs(value)), sd / 2), self.default.p90)
+        return RowNoise(min(sd, self.cap if self.cap is not None else 10.0, self.regime.cap or 10.0))
+
+    def describe(self) -> str:
+        cap = f", every row capped at {self.cap:g} (SIM_SPREAD)" if self.cap is not None else ""
+        return f"noise regime {self.regime.name}{cap}: {self.regime.description}"
 
 
 def data_path() -> Path:
     return paths.variables() / "sim.yaml"
 
 
-def from_guide(value: float, lo: float | None, hi: float | None) -> float | None:
-    """The relative standard deviation a published `value (min lo, max hi)` implies: its range is about 4 sd."""
-    if lo is None or hi is None or not value or hi < lo:
-        return None
-    return (hi - lo) / (4 * abs(value))
-
-
-@dataclass
-class Spread:
-    cap: float
-    default: float
-    classes: list[tuple[str, dict[str, re.Pattern[str]], float]] = field(default_factory=list)
-    # criterion ids whose published min/max is not a spread (perfgate.artefacts): drawn with their class spread
-    artefacts: frozenset[str] = frozenset()
-
-    def excluding(self, criteria: list[Criterion]) -> Spread:
-        """This spread, with the artefact spreads among `criteria` (the board's) never used."""
-        from perfgate import artefacts
-
-        return replace(self, artefacts=self.artefacts | frozenset(artefacts.find(criteria)))
-
-    def of(self, c: Criterion | None, metric: str = "") -> float:
-        """The relative standard deviation the sim draws a criterion's value with (a metric without criterion:
-        the classes that match on its name alone)."""
-        usable = c is not None and c.id not in self.artefacts
-        guide = from_guide(c.value, c.min, c.max) if usable else None  # type: ignore[union-attr]
-        if guide is not None:
-            return min(guide, self.cap)
-        for _name, patterns, sd in self.classes:
-            if c is not None and matches(c, patterns):
-                return min(sd, self.cap)
-            if c is None and set(patterns) == {"metric"} and patterns["metric"].search(metric):
-                return min(sd, self.cap)
-        return min(self.default, self.cap)
-
-    def of_figure(self, value: float, lo: float | None, hi: float | None, c: Criterion | None) -> float:
-        """A figure the sim reproduces outside the tools (boot time, U-Boot KB/s)."""
-        guide = from_guide(value, lo, hi) if c is None or c.id not in self.artefacts else None
-        return min(guide, self.cap) if guide is not None else self.of(c)
-
-
-def _number(data: dict, key: str, path: Path, text: str, where: str = "") -> float:
-    value = data.get(key)
-    line = next((i for i, ln in enumerate(text.splitlines(), 1) if re.match(rf"\s*-?\s*{key}:", ln)), None)
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise DataError(f"{where}{key}: {value!r} is not a number", path, line) from None
-    if not 0 <= number < 10:
-        raise DataError(f"{where}{key}: {value!r} is out of range (a relative standard deviation, 0..10)", path, line)
-    return number
-
-
 def cap_from(text: str | float | None, origin: str = "SIM_SPREAD") -> float | None:
-    """SIM_SPREAD as given (None or empty: the file's cap)."""
+    """SIM_SPREAD as given (None or empty: no cap beyond the regime's)."""
     if text is None or str(text).strip() == "":
         return None
     try:
         value = float(text)
     except ValueError:
         raise DataError(f"{origin}: {text!r} is not a number (a relative standard deviation, e.g. 0.05)") from None
-    if not 0 <= value < 10:
+    if not 0 <= value < 10 or math.isnan(value):
         raise DataError(f"{origin}: {text!r} is out of range (0 up to 10)")
     return value
 
 
-def load(cap: float | None = None, path: Path | None = None) -> Spread:
-    """variables/sim.yaml, its cap replaced by `cap` (SIM_SPREAD) when given."""
+def regimes(path: Path | None = None) -> tuple[str, dict[str, Regime]]:
+    """variables/sim.yaml: its default regime and every regime by name."""
     path = path or data_path()
-    data = load_mapping(path, "a mapping with cap, default and classes")
-    text = path.read_text(encoding="utf-8")
-    unknown = set(data) - {"cap", "default", "classes"}
+    data = load_mapping(path, "a mapping with regime and regimes")
+    unknown = sorted(set(data) - {"regime", "regimes"})
     if unknown:
-        key = sorted(unknown)[0]
-        line = next((i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key}:")), None)
-        raise DataError(f"unknown key {key!r} (expected cap, default, classes)", path, line)
-    out = Spread(_number(data, "cap", path, text) if cap is None else cap, _number(data, "default", path, text))
-    for i, k in enumerate(data.get("classes") or []):
-        where = f"classes[{i}]."
-        name = k.get("name") if isinstance(k, dict) else None
-        line = next((n for n, ln in enumerate(text.splitlines(), 1) if name and f"name: {name}" in ln), None)
-        if not isinstance(k, dict) or not name or not isinstance(k.get("match"), dict) or not k["match"]:
-            raise DataError(f"{where[:-1]} needs name, match and sd", path, line)
-        patterns = compile_match(k["match"], where, path, line)
+        raise DataError(f"unknown key {unknown[0]!r} (expected regime, regimes)", path,
+                        line_of(path, unknown[0]))  # fmt: skip
+    table = data.get("regimes")
+    if not isinstance(table, dict) or not table:
+        raise DataError("regimes: must be a mapping of regime name to its settings", path, line_of(path, "regimes"))
+    out: dict[str, Regime] = {}
+    for name, spec in table.items():
+        line = line_of(path, str(name))
+        if not isinstance(spec, dict):
+            raise DataError(f"regimes.{name}: must be a mapping", path, line)
+        bad = sorted(set(spec) - set(REGIME_KEYS))
+        if bad:
+            raise DataError(f"regimes.{name}: unknown key {bad[0]!r} (expected {', '.join(REGIME_KEYS)})", path, line)
+        level, guide = spec.get("level", "sd"), spec.get("guide", "d2")
+        if level not in ("sd", "p90") or guide not in ("d2", "range4"):
+            raise DataError(f"regimes.{name}: level must be sd or p90, guide d2 or range4", path, line)
         try:
-            sd = float(k.get("sd"))  # type: ignore[arg-type]
+            cap = None if spec.get("cap") is None else float(spec["cap"])
+            failed = float(spec.get("failed", 1.0))
         except (TypeError, ValueError):
-            raise DataError(f"{where}sd: {k.get('sd')!r} is not a number", path, line) from None
-        if not 0 <= sd < 10:
-            raise DataError(f"{where}sd: {sd!r} is out of range (0..10)", path, line)
-        out.classes.append((str(name), patterns, sd))
-    return out
+            raise DataError(f"regimes.{name}: cap and failed must be numbers", path, line) from None
+        flags = {k: spec.get(k, True) for k in ("between", "tails", "bimodal")}
+        if not all(isinstance(v, bool) for v in flags.values()):
+            raise DataError(f"regimes.{name}: between, tails and bimodal must be true or false", path, line)
+        out[str(name)] = Regime(str(name), str(spec.get("description", "")), level, guide, cap, failed=failed,
+                                **flags)  # fmt: skip
+    default = str(data.get("regime", ""))
+    if default not in out:
+        raise DataError(f"regime: {default!r} is not one of the regimes ({', '.join(out)})", path,
+                        line_of(path, "regime"))  # fmt: skip
+    return default, out
+
+
+def regime_from(text: str | None, origin: str = "SIM_NOISE") -> str | None:
+    """SIM_NOISE as given: None or empty for the file's default; an unknown name lists the known ones."""
+    if text is None or str(text).strip() == "":
+        return None
+    _, known = regimes()
+    if str(text) not in known:
+        raise DataError(f"{origin}: {text!r} is not a noise regime (known: {', '.join(known)}; variables/sim.yaml)")
+    return str(text)
+
+
+def load(cap: float | None = None, path: Path | None = None, regime: str | None = None) -> Spread:
+    """The simulated board's noise: variables/sim.yaml's regime (or `regime`, SIM_NOISE) over variables/noise.yaml's
+    classes, every row capped at `cap` (SIM_SPREAD) when given."""
+    default, known = regimes(path)
+    name = regime or default
+    if name not in known:
+        raise DataError(f"SIM_NOISE: {name!r} is not a noise regime (known: {', '.join(known)})", path or data_path())
+    model = seq.load()
+    return Spread(known[name], model.classes, model.default, model.bimodal_ratio, cap)

@@ -9,6 +9,7 @@ import re
 import shlex
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from perfgate.sim import values
 from perfgate.sim.data import BoardData
@@ -78,8 +79,10 @@ class UBoot:
 
     saved_env: dict[str, str] | None = None  # class-level: `saveenv` persists across power cycles
 
-    def __init__(self, data: BoardData, write: Callable[[str], None], speed: float, rng, spread: Spread) -> None:
+    def __init__(self, data: BoardData, write: Callable[[str], None], speed: float, rng, spread: Spread,
+                 sampler: values.Sampler | None = None) -> None:  # fmt: skip
         self.data = data
+        self.sampler = sampler or values.Sampler(rng)
         self.write = write
         self.speed = speed
         self.rng = rng
@@ -248,7 +251,8 @@ class UBoot:
     async def transfer(self, medium: str, op: str, size: int) -> int:
         """Spend the time a `size`-byte `op` takes on `medium` at the published KB/s; return milliseconds."""
         fig = self.data.storage_figure(medium, op, size)
-        kbps = values.draw(fig.value, fig.direction, self.rng, self.data.figure_spread(fig, self.spread))
+        noise = replace(self.data.figure_noise(fig, self.spread), failed=0.0)  # a transfer that fails is another fault
+        kbps = self.sampler.draw(fig.value, fig.direction, noise, (medium, op, fig.source))
         ms = max(1, round(size / 1024 / kbps * 1000)) if size else 0
         self._device_ms += ms
         await asyncio.sleep(ms / 1000 / self.speed)
