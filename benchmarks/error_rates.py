@@ -50,6 +50,7 @@ class Board:
     commands: dict[str, list[Command]]
     arte: dict[str, str]
     averaged: dict[str, int] = field(default_factory=dict)
+    own: frozenset[str] | None = None  # what the gate's allocation keeps at its own tolerance (Judge.allocate)
 
 
 def load_board(name: str, plan_budget: budget.Budget, boot_cycles: int) -> Board:
@@ -79,7 +80,7 @@ class Gate:
 def gate_run(b: Board, policy: Policy, model: sequential.NoiseModel, plan_budget: budget.Budget,
              spread: sim_spread.Spread, rng: random.Random, truth: dict[str, Criterion]) -> Gate:  # fmt: skip
     out = Gate()
-    judge = Judge(policy, model, {}, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
+    judge = Judge(policy, model, {}, "median", plan_budget, judged=len(b.crits), artefacts=b.arte, own=b.own)
     sampler = values.Sampler(rng)
     sampler.boot()
     boot = 0
@@ -139,7 +140,7 @@ def stated(b: Board, policy: Policy, model: sequential.NoiseModel,
     for suite, crits in b.suites.items():
         seq = SuiteSequence({c.id: c for c in crits}, {c.id: judge.prior(c, b.averaged.get(c.id, 1)) for c in crits},
                             {c.id: policy.for_criterion(c) for c in crits}, model, len(b.crits), b.commands[suite],
-                            plan_budget)  # fmt: skip
+                            plan_budget, own=b.own)  # fmt: skip
         for c in crits:
             tol = policy.for_criterion(c)
             own = max(tol.relative, tol.absolute / abs(c.value) if c.value else 0.0) * 100
@@ -265,6 +266,10 @@ def main() -> int:
         if not b.crits:
             print(f"error: {name} publishes no criterion: nothing measured", file=sys.stderr)
             return 1
+        # as the gate does when the run opens (perfgate.run.plan.allocate): which criteria stay at their tolerance
+        judge = Judge(policy, model, {}, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
+        judge.allocate({s: (cs, b.commands[s], args.boot_cycles) for s, cs in b.suites.items()})
+        b.own = judge.own
         results.append(report_board(b, args, policy, model, plan_budget, spread.excluding(b.crits), rng))
     if args.json:
         print(json.dumps({**results[0], "boards": results}, indent=1))

@@ -70,6 +70,8 @@ class Judge:
     judged: int = 1  # the criteria the whole run judges: a FAIL is held to the gate's error rate over them
     artefacts: dict[str, str] = field(default_factory=dict)  # criterion id -> why its min/max is not a spread
     invalid: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> its runs set aside, with why
+    own: frozenset[str] | None = None  # the criteria allocate() keeps at their own tolerance (None: not allocated)
+    allocated: dict = field(default_factory=dict)  # what allocate() kept, of how many, and the beta it spent
     _sequences: dict[tuple[str, ...], SuiteSequence] = field(default_factory=dict)  # by the suite's criteria
     _finals: dict[str, Final] = field(default_factory=dict)  # criterion id -> its final decision
 
@@ -122,6 +124,30 @@ class Judge:
                 if reasons and cid in state.criteria and not state.samples.get(cid) and cid not in self._finals
                 and len(reasons) < self.budget.runs_for(seconds.get(cid, self.budget.default_seconds))]  # fmt: skip
 
+    def allocate(self, suites: dict[str, tuple[list[Criterion], list[Command], int]]) -> None:
+        """Before any run, for the whole gate (suite -> its criteria, commands and runs averaged per boot-time value):
+        keep at their own tolerance as many criteria as the gate's beta_gate allows, the likeliest to pass first,
+        so that a healthy board's gate fails for want of a pass at most beta_gate of the time; the rest are LIMITED
+        (held to the tolerance their runs can decide)."""
+        assert self.noise is not None
+        misses: list[tuple[float, str]] = []
+        for crits, cmds, averaged in suites.values():
+            by_id = {c.id: c for c in crits}
+            priors = {c.id: self.prior(c, averaged if c.suite == "boot_time" else 1) for c in crits}
+            seq = SuiteSequence(by_id, priors, {c.id: self.policy.for_criterion(c) for c in crits}, self.noise,
+                                self.judged, cmds or [Command("", self.budget.default_seconds, tuple(by_id))],
+                                self.budget)  # fmt: skip
+            misses += [(seq.miss(cid), cid) for cid in by_id]
+        own: set[str] = set()
+        spent = 0.0
+        for p, cid in sorted(misses):
+            if spent + p > self.noise.beta_gate:
+                break
+            spent += p
+            own.add(cid)
+        self.own = frozenset(own)
+        self.allocated = {"kept": len(own), "of": len(misses), "beta_spent": spent}
+
     def begin(self, criteria: dict[str, Criterion]) -> None:
         """A suite is measured afresh: nothing decided for its criteria before (an earlier `Measure Suite` of the same
         suite in this run) carries over."""
@@ -143,6 +169,8 @@ class Judge:
         the noise it has before this run shows any (its class, or history): it will be judged against the guide's
         worst value (or read inconclusive where the guide prints none)."""
         assert self.noise is not None
+        if self.own is not None:
+            return c.id not in self.own
         seq = SuiteSequence({c.id: c}, {c.id: self.prior(c, averaged)}, {c.id: self.policy.for_criterion(c)},
                             self.noise, self.judged, [Command(c.id, 1.0, (c.id,))], self.budget)  # fmt: skip
         return c.id in seq.limits or not seq.could_pass(c.id, seq.posterior(c.id), runs, self.budget.max_boots)
@@ -190,7 +218,7 @@ class Judge:
                 dict(state.criteria),
                 {cid: self.prior(c, state.measured.averaged.get(cid, 1)) for cid, c in state.criteria.items()},
                 {cid: self.policy.for_criterion(c) for cid, c in state.criteria.items()},
-                self.noise, self.judged, commands, self.budget,
+                self.noise, self.judged, commands, self.budget, own=self.own,
             )  # fmt: skip
             self._sequences[key] = seq
         seq.samples = {cid: v for cid, v in state.samples.items() if cid in state.criteria}

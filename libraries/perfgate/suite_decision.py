@@ -76,6 +76,9 @@ class SuiteSequence:
     boot: int = 0  # the boot the next runs come from (0: the gate's own bring-up)
     boots_of: dict[str, list[int]] = field(default_factory=dict)  # criterion id -> the boot of each of its samples
     reboot: bool = False  # the last step asks for a fresh boot before the next runs
+    # the criteria the whole gate's allocation (perfgate.judge.Judge.allocate) keeps at their own tolerance; None:
+    # each criterion on its own, at the power beta_gate / (criteria judged) gives
+    own: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         self._command_of = {cid: cmd for cmd in self.commands for cid in cmd.ids}
@@ -83,8 +86,9 @@ class SuiteSequence:
         # criteria whose noise (before this run shows any) the budget cannot hold to their tolerance: held from the
         # start to the tolerance their runs can decide, said as LIMITED
         self.limits: dict[str, Limited] = {}
+        self.own_tolerances = dict(self.tolerances)  # before any is relaxed
         for cid in self.criteria:
-            lim = self.limit(cid)
+            lim = self.limit(cid, force=self.own is not None and cid not in self.own)
             if lim is not None:
                 self.limits[cid] = lim
                 self.tolerances[cid] = replace(self.tolerances[cid], relative=lim.tolerance)
@@ -96,19 +100,50 @@ class SuiteSequence:
         return min((self.model.q_pass(post.df_of(k, boots), k) + z) * post.se(k, boots)
                    for k in range(1, self.max_runs(cid) + 1))  # fmt: skip
 
-    def limit(self, cid: str) -> Limited | None:
+    def _prior_posterior(self, cid: str) -> tuple[Posterior, int]:
+        """The criterion's noise before this run shows any, and the most boots its runs may come from."""
+        post = self.posterior(cid, pooling.SuitePool(None, self.model.pool.prior_df, 0, 0.0))
+        return post, self.budget.max_boots if post.between > 0 else 1
+
+    def _own_margin(self, cid: str) -> float:
+        """The log margin between the published value and the threshold at its own tolerance."""
+        c, tol = self.criteria[cid], self.own_tolerances[cid]
+        own = max(tol.relative, tol.absolute / abs(c.value))
+        return -math.log(1 - own) if c.direction == "higher" and own < 1 else math.log(1 + own)
+
+    def miss(self, cid: str) -> float:
+        """The chance that a healthy board (at its published value) does not pass the criterion at its own tolerance
+        within its runs and boots: at the best look, the normal chance its statistic falls short of the quantile."""
+        from scipy.stats import norm
+
+        c = self.criteria[cid]
+        if c.direction == "match" or c.value <= 0:
+            return 0.0
+        post, boots = self._prior_posterior(cid)
+        # the run's pooled noise may rest on as few degrees of freedom as a pool needs (a suite whose rows fit their
+        # shapes badly): its quantiles are that wide
+        post = replace(post, df=min(post.df, self.model.pool.min_df))
+        have = self._own_margin(cid)
+        short = min(self.model.q_pass(post.df_of(k, boots), k) - have / post.se(k, boots)
+                    for k in range(1, self.max_runs(cid) + 1))  # fmt: skip
+        return float(norm.cdf(short))
+
+    def limit(self, cid: str, force: bool = False) -> Limited | None:
         """The criterion's Limited, when its prior noise, over its most runs and boots, cannot give a healthy board at
-        its published value a pass at its own tolerance: the tolerance it can (None: its own is decidable)."""
+        its published value a pass at its own tolerance with the power asked (or `force`: the gate's allocation did
+        not keep it at its own): the tolerance it can (None: its own is decidable)."""
         c, tol = self.criteria[cid], self.tolerances[cid]
         if c.direction == "match" or c.value <= 0:
             return None
-        post = self.posterior(cid, pooling.SuitePool(None, self.model.pool.prior_df, 0, 0.0))
-        boots = self.budget.max_boots if post.between > 0 else 1
+        post, boots = self._prior_posterior(cid)
         own = max(tol.relative, tol.absolute / abs(c.value))
-        have = -math.log(1 - own) if c.direction == "higher" and own < 1 else math.log(1 + own)
+        have = self._own_margin(cid)
         need = self._margin_needed(cid, post, boots)
-        if have >= need:
+        if self.own is not None and not force:
             return None
+        if have >= need and not force:
+            return None
+        need = max(need, have)
         relative = 1 - math.exp(-need) if c.direction == "higher" else math.exp(need) - 1
         held = sequential.threshold(c, replace(tol, relative=relative))
         detect = self._detectable(c, relative, post, boots, self.max_runs(cid))
@@ -222,12 +257,10 @@ class SuiteSequence:
         return d.verdict == sequential.PASS
 
     def _boot_helps(self, cid: str, post: Posterior) -> bool:
-        """Its noise left lies mostly between boots: another run in this boot shrinks its standard error less than a
-        fresh boot would."""
-        n, b = len(self.samples.get(cid, [])), self.boots(cid)
-        if post.between <= 0 or n >= self.max_runs(cid):
-            return False
-        return post.between**2 / b > post.sd**2 / n
+        """Part of its noise lies between boots: its next runs, after a fresh boot, shrink its standard error more than
+        in this boot (never less), as its decidability was planned (perfgate.suite_decision.SuiteSequence.limit)."""
+        n = len(self.samples.get(cid, []))
+        return post.between > 0 and n < self.max_runs(cid)
 
     def could_pass(self, cid: str, post: Posterior, runs: int | None = None, boots: int | None = None) -> bool:
         """Whether a board exactly at the published value passes within the criterion's runs (at any look up to
@@ -241,6 +274,6 @@ class SuiteSequence:
         median holds the tolerance its runs can decide (what the data supports: listed apart, never a FAIL on it)."""
         lim = self.limits.get(cid)
         if lim is not None and d.verdict == sequential.INCONCLUSIVE and d.margin >= 0:
-            why = f"LIMITED and undecided after {d.runs} runs: its median holds the {lim.tolerance * 100:.1f}% tolerance"
+            why = f"LIMITED, undecided after {d.runs} runs: its median holds the {lim.tolerance * 100:.1f}% tolerance"
             return Final(replace(d, verdict=sequential.PASS, reason=why), lim)
         return Final(d, lim)
