@@ -174,8 +174,13 @@ def report_board(b: Board, args: argparse.Namespace, policy: Policy, model: sequ
         seconds, one, boots = seconds + g.seconds, one + g.one_pass, boots + g.boots
     n = max(args.runs, 1)
     st = stated(b, policy, model, plan_budget)
-    limited_ids = {c.id for c in b.crits if c.id in st and st[c.id][0] > policy.for_criterion(c).relative * 100 + 1e-6
-                   and st[c.id][0] > (policy.for_criterion(c).absolute / abs(c.value) * 100 if c.value else 0) + 1e-6}
+    limited_ids = {
+        c.id
+        for c in b.crits
+        if c.id in st
+        and st[c.id][0] > policy.for_criterion(c).relative * 100 + 1e-6
+        and st[c.id][0] > (policy.for_criterion(c).absolute / abs(c.value) * 100 if c.value else 0) + 1e-6
+    }
     own = len(b.crits) - len(limited_ids)
     at15 = sum(1 for cid in limited_ids if st[cid][0] <= REGRESSION + 1e-9)
     worse = len(limited_ids) - at15
@@ -225,8 +230,12 @@ def report_board(b: Board, args: argparse.Namespace, policy: Policy, model: sequ
                                                              for s, v in sorted(per_suite.items())))  # fmt: skip
         for m in missed[: args.show]:
             say(f"  not FAIL: {m}")
-        result.update(degraded=args.degraded, degraded_gate_fail=gate_fail, degraded_read_fail=reads_fail,
-                      degraded_by_suite={s: {"injected": v[0], "read_fail": v[1]} for s, v in per_suite.items()})
+        result.update(
+            degraded=args.degraded,
+            degraded_gate_fail=gate_fail,
+            degraded_read_fail=reads_fail,
+            degraded_by_suite={s: {"injected": v[0], "read_fail": v[1]} for s, v in per_suite.items()},
+        )
     return result
 
 

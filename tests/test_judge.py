@@ -1,7 +1,7 @@
 """The judge (perfgate.judge): a whole suite's state in, the criteria whose commands run again or the final
-judgement of each out. Criteria are constructed, value 100 with a guide spread (min 98, max 102: about a 2 % sd, class memory-bandwidth), their
-tolerance the committed variables/tolerances.yaml default (10 %); a fresh judge per test (a suite's decisions are
-kept, final, across its rounds)."""
+judgement of each out. Criteria are constructed, value 100 with a guide spread (min 98, max 102: about a 2 % sd,
+class memory-bandwidth), their tolerance the committed variables/tolerances.yaml default (10 %); a fresh judge per
+test (a suite's decisions are kept, final, across its rounds)."""
 
 from __future__ import annotations
 

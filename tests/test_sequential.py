@@ -234,7 +234,8 @@ def until_final(seq: SuiteSequence, draw: Callable[[str, int], float]) -> None:
 def test_a_criterion_the_budget_cannot_decide_is_held_to_what_its_runs_can_decide() -> None:
     """Twelve rows whose run-to-run noise follows the guide's spreads at half their width; one row's guide spread is
     60 % against a 10 % tolerance: no run the budget allows could give a healthy board a pass at 10 % (the previous
-    rule: judged against the guide's worst, 40). It is LIMITED from the start: held to the tolerance its runs can decide, said with the smallest regression it fails; its runs
+    rule: judged against the guide's worst, 40). It is LIMITED from the start: held to the tolerance its
+    runs can decide, said with the smallest regression it fails; its runs
     (around its published value) pass that."""
     spreads = [0.002, 0.005, 0.01] * 4
     rows = [crit(cid=f"r{i}", min=100 - 200 * g, max=100 + 200 * g) for i, g in enumerate(spreads)]

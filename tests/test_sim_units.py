@@ -168,7 +168,7 @@ def test_a_broken_sim_yaml_names_file_key_and_line(tmp_path, text: str, message:
 
 
 def test_sim_noise_names_the_known_regimes() -> None:
-    with pytest.raises(DataError, match="SIM_NOISE: 'loud' is not a noise regime .known: quiet, realistic, harsh"):
+    with pytest.raises(DataError, match=r"SIM_NOISE: 'loud' is not a noise regime \(known: quiet, realistic, harsh"):
         spread.regime_from("loud")
     assert spread.regime_from("") is None and spread.regime_from("harsh") == "harsh"
 
@@ -198,7 +198,11 @@ def uboot_session(criteria: list[Criterion], speed: float = 1000.0) -> tuple[ubo
     said: list[str] = []
     uboot.UBoot.saved_env = None
     ub = uboot.UBoot(
-        board_data(criteria, profile={"has": ["emmc"]}), said.append, speed, random.Random(2), spread.load(0.0, regime="quiet")
+        board_data(criteria, profile={"has": ["emmc"]}),
+        said.append,
+        speed,
+        random.Random(2),
+        spread.load(0.0, regime="quiet"),
     )
     return ub, said
 
