@@ -71,7 +71,7 @@ class SuiteSequence:
     budget: Budget
     samples: dict[str, list[float]] = field(default_factory=dict)
     final: dict[str, Final] = field(default_factory=dict)
-    spent: float = 0.0  # lab seconds of reruns so far (boots included)
+    spent: float = 0.0  # lab seconds of reruns so far (boots apart: at most budget.max_boots)
     reruns: int = 0  # command runs after the first pass
     boot: int = 0  # the boot the next runs come from (0: the gate's own bring-up)
     boots_of: dict[str, list[int]] = field(default_factory=dict)  # criterion id -> the boot of each of its samples
@@ -88,6 +88,8 @@ class SuiteSequence:
         self.limits: dict[str, Limited] = {}
         self.own_tolerances = dict(self.tolerances)  # before any is relaxed
         for cid in self.criteria:
+            if self.priors[cid].tail:  # a maximum keeps its own tolerance: undecided, its median is held to it
+                continue
             lim = self.limit(cid, force=self.own is not None and cid not in self.own)
             if lim is not None:
                 self.limits[cid] = lim
@@ -120,13 +122,15 @@ class SuiteSequence:
         if c.direction == "match" or c.value <= 0:
             return 0.0
         post, boots = self._prior_posterior(cid)
-        # the run's pooled noise may rest on as few degrees of freedom as a pool needs (a suite whose rows fit their
-        # shapes badly): its quantiles are that wide
-        post = replace(post, df=min(post.df, self.model.pool.min_df))
         have = self._own_margin(cid)
-        short = min(self.model.q_pass(post.df_of(k, boots), k) - have / post.se(k, boots)
-                    for k in range(1, self.max_runs(cid) + 1))  # fmt: skip
-        return float(norm.cdf(short))
+
+        def short(k: int) -> float:
+            # the run's pooled noise may rest on as few degrees of freedom as a pool needs (a suite whose rows fit
+            # their shapes badly), and on the row's own runs: its quantiles are that wide
+            at = replace(post, df=min(post.df, self.model.pool.min_df) + k - 1)
+            return self.model.q_pass(at.df_of(k, boots), k) - have / at.se(k, boots)
+
+        return float(norm.cdf(min(short(k) for k in range(1, self.max_runs(cid) + 1))))
 
     def limit(self, cid: str, force: bool = False) -> Limited | None:
         """The criterion's Limited, when its prior noise, over its most runs and boots, cannot give a healthy board at
@@ -216,10 +220,7 @@ class SuiteSequence:
                 if self._boot_helps(cid, post):
                     wants_boot.add(cid)
         again: list[str] = []
-        boot = bool(wants_boot) and self.boot + 1 < self.budget.max_boots and \
-            self.spent + self.budget.boot_seconds <= self.rerun_budget  # fmt: skip
-        if boot:
-            self.spent += self.budget.boot_seconds
+        boot = bool(wants_boot) and self.boot + 1 < self.budget.max_boots
         for key, ids in sorted(pending.items(), key=lambda kv: self._seconds(kv[0])):
             seconds = self._seconds(key)
             if self.spent + seconds <= self.rerun_budget:
@@ -233,10 +234,8 @@ class SuiteSequence:
                 post = self.posterior(cid, suite)
                 self.final[cid] = self._at_the_end(cid, self._decide(cid, self.samples[cid], post, True), post)
         self.reboot = boot and bool(again)
-        if self.reboot:
+        if self.reboot:  # its lab time is the boot's (budget.yaml boot_seconds), beside the reruns' budget
             self.boot += 1
-        elif boot:
-            self.spent -= self.budget.boot_seconds
         return again
 
     def _seconds(self, key: str) -> float:
@@ -273,7 +272,19 @@ class SuiteSequence:
         """A criterion still undecided when its command may not run again: inconclusive, unless it is LIMITED and its
         median holds the tolerance its runs can decide (what the data supports: listed apart, never a FAIL on it)."""
         lim = self.limits.get(cid)
-        if lim is not None and d.verdict == sequential.INCONCLUSIVE and d.margin >= 0:
+        if d.verdict != sequential.INCONCLUSIVE:
+            return Final(d, lim)
+        if post.tail:
+            # a maximum its runs did not decide at its tolerance: the median of its runs, held to its own tolerance
+            # (one run's rare long latency does not move it; a median past it stays inconclusive: news)
+            if d.margin >= 0:
+                why = (f"undecided after {d.runs} runs, as a maximum with its noise must be: the median of its runs "
+                       f"holds its own {self.own_tolerances[cid].relative * 100:g}% tolerance")  # fmt: skip
+                return Final(replace(d, verdict=sequential.PASS, reason=why), lim)
+            return Final(replace(d, reason=f"{d.reason}; the median of its maxima is past its tolerance"), lim)
+        if lim is None:
+            return Final(d, lim)
+        if d.margin >= 0:
             why = f"LIMITED, undecided after {d.runs} runs: its median holds the {lim.tolerance * 100:.1f}% tolerance"
             return Final(replace(d, verdict=sequential.PASS, reason=why), lim)
         return Final(d, lim)
