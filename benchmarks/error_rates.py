@@ -51,6 +51,7 @@ class Board:
     arte: dict[str, str]
     averaged: dict[str, int] = field(default_factory=dict)
     own: frozenset[str] | None = None  # what the gate's allocation keeps at its own tolerance (Judge.allocate)
+    history: dict[str, list[list[float]]] = field(default_factory=dict)  # an A/A calibration campaign's runs
 
 
 def load_board(name: str, plan_budget: budget.Budget, boot_cycles: int) -> Board:
@@ -80,7 +81,7 @@ class Gate:
 def gate_run(b: Board, policy: Policy, model: sequential.NoiseModel, plan_budget: budget.Budget,
              spread: sim_spread.Spread, rng: random.Random, truth: dict[str, Criterion]) -> Gate:  # fmt: skip
     out = Gate()
-    judge = Judge(policy, model, {}, "median", plan_budget, judged=len(b.crits), artefacts=b.arte, own=b.own)
+    judge = Judge(policy, model, b.history, "median", plan_budget, judged=len(b.crits), artefacts=b.arte, own=b.own)
     sampler = values.Sampler(rng)
     sampler.boot()
     boot = 0
@@ -125,6 +126,24 @@ def gate_run(b: Board, policy: Policy, model: sequential.NoiseModel, plan_budget
     return out
 
 
+def campaign(b: Board, spread: sim_spread.Spread, rng: random.Random, gates: int, runs: int) -> dict:
+    """An A/A calibration campaign on a known-good board (README, "Calibration"): `gates` gate runs, each a fresh boot,
+    every command `runs` times (-v CALIBRATE:<runs>): each criterion's samples, one list per boot, as the board's
+    history keeps them."""
+    sampler = values.Sampler(rng)
+    out: dict[str, list[list[float]]] = {}
+    for _ in range(gates):
+        sampler.boot()
+        for c in b.crits:
+            k = b.averaged.get(c.id, 1)
+            row = spread.row(c)
+            drawn = [sum(sampler.draw(c.value, c.direction, row, c.id) for _ in range(k)) / k for _ in range(runs)]
+            kept = [v for v in drawn if v > 0]  # a failed run is set aside, as the gate does
+            if kept:
+                out.setdefault(c.id, []).append(kept)
+    return out
+
+
 def gate_fails(g: Gate) -> bool:
     return any(j.verdict in (FAIL, sequential.INCONCLUSIVE) for j in g.judgements.values())
 
@@ -136,7 +155,7 @@ def stated(b: Board, policy: Policy, model: sequential.NoiseModel,
     from perfgate.suite_decision import SuiteSequence
 
     out: dict[str, tuple[float, float]] = {}
-    judge = Judge(policy, model, {}, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
+    judge = Judge(policy, model, b.history, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
     for suite, crits in b.suites.items():
         seq = SuiteSequence({c.id: c for c in crits}, {c.id: judge.prior(c, b.averaged.get(c.id, 1)) for c in crits},
                             {c.id: policy.for_criterion(c) for c in crits}, model, len(b.crits), b.commands[suite],
@@ -253,6 +272,8 @@ def main() -> int:
     ap.add_argument("--boot-cycles", type=int, default=3, help="BOOT_CYCLES: boots averaged per boot-time value")
     ap.add_argument("--repeat", type=int, help="REPEAT: a cap on every command's runs (default: the budget's)")
     ap.add_argument("--show", type=int, default=8, help="how many criteria to list per finding")
+    ap.add_argument("--calibrate", default="", help="GATESxRUNS: first an A/A calibration campaign on the healthy "
+                    "board (e.g. 5x3), its runs the board's history for every gate after it")  # fmt: skip
     ap.add_argument("--json", action="store_true", help="print one JSON object (a list of per-board objects under "
                     "`boards`, and the first board's figures at the top)")  # fmt: skip
     args = ap.parse_args()
@@ -275,8 +296,17 @@ def main() -> int:
         if not b.crits:
             print(f"error: {name} publishes no criterion: nothing measured", file=sys.stderr)
             return 1
+        if args.calibrate:
+            gates, _, runs = args.calibrate.partition("x")
+            b.history = campaign(b, spread.excluding(b.crits), rng, int(gates), int(runs or 3))
+            one = sum(cmd.seconds for cmds in b.commands.values() for cmd in cmds)
+            if not args.json:
+                print(
+                    f"calibration: {gates} gates x {runs or 3} runs of every command on a known-good {b.name}: "
+                    f"{int(gates) * (int(runs or 3) * one + plan_budget.boot_seconds) / 3600:.1f} h of lab time"
+                )
         # as the gate does when the run opens (perfgate.run.plan.allocate): which criteria stay at their tolerance
-        judge = Judge(policy, model, {}, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
+        judge = Judge(policy, model, b.history, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
         judge.allocate({s: (cs, b.commands[s], args.boot_cycles) for s, cs in b.suites.items()})
         b.own = judge.own
         results.append(report_board(b, args, policy, model, plan_budget, spread.excluding(b.crits), rng))

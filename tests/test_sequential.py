@@ -315,14 +315,27 @@ def test_history_noise_is_read_from_the_boards_passing_hardware_runs(tmp_path: P
              "not json"]  # fmt: skip
     path.write_text("\n".join(lines) + "\n")
     values = history.measured_values(path)
-    assert values == {"b.s.t.r.m": [100.0, 104.0, 96.0]}  # failing, faulted and unfinished runs are not noise
+    assert values == {"b.s.t.r.m": [[100.0], [104.0], [96.0]]}  # failing, faulted and unfinished runs are no noise
     assert MODEL.prior(crit(), values["b.s.t.r.m"]).fallback == pytest.approx(0.04, rel=0.05)
-    # a run recorded with its samples (every run of its command) gives each of them, not only its median
+    # a run recorded with its samples (every run of its command in that boot) gives each of them, as one boot
     sampled = json.dumps({"run": "7", "started": "7", "status": "finished", "verdict": "pass", "faults": None,
                           "metrics": {"b.s.t.r.m": {"measured": 101.0, "samples": [99.0, 101.0, 103.0]}}})  # fmt: skip
     path.write_text("\n".join([*lines, sampled]) + "\n")
-    assert history.measured_values(path)["b.s.t.r.m"] == [100.0, 104.0, 96.0, 99.0, 101.0, 103.0]
+    assert history.measured_values(path)["b.s.t.r.m"] == [[100.0], [104.0], [96.0], [99.0, 101.0, 103.0]]
     assert "samples" in history.KEPT
+
+
+def test_an_aa_campaign_tells_within_from_between_boot_noise() -> None:
+    """Four boots of a known-good board, three runs each: runs inside a boot agree within 0.5 %, boots differ by
+    about 4 %: the prior takes the history's total noise and its between-boot share in place of the class's."""
+    boots = [[100.0 * f * (1 + e) for e in (-0.005, 0.0, 0.005)] for f in (1.0, 1.05, 0.97, 1.02)]
+    h = pooling.history_noise(boots)
+    assert h is not None and h.runs == 4 and h.samples == 12 and h.between is not None and h.between > 0.95
+    p = REAL.prior(crit(), boots)
+    assert p.source.startswith("history (12 runs in 4 boots") and p.between == pytest.approx(h.between)
+    assert p.between_df == 3.0 and p.fallback == pytest.approx(h.sd)
+    flat = pooling.history_noise([[100.0], [104.0], [96.0]])
+    assert flat is not None and flat.between is None  # one sample a boot: cannot tell within from between
 
 
 def test_bad_noise_and_budget_files_name_file_key_and_line(tmp_path: Path) -> None:

@@ -64,7 +64,8 @@ class Judge:
 
     policy: Policy
     noise: sequential.NoiseModel | None
-    history: dict[str, list[float]] = field(default_factory=dict)  # criterion id -> the board's judged values
+    # criterion id -> the board's recorded runs of it (each a boot's samples; perfgate.report.history.measured_values)
+    history: dict[str, list[list[float]]] = field(default_factory=dict)
     aggregate: str = "median"  # AGGREGATE: median, or best (lenient)
     budget: Budget = field(default_factory=Budget)
     judged: int = 1  # the criteria the whole run judges: a FAIL is held to the gate's error rate over them
@@ -72,6 +73,7 @@ class Judge:
     invalid: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> its runs set aside, with why
     own: frozenset[str] | None = None  # the criteria allocate() keeps at their own tolerance (None: not allocated)
     allocated: dict = field(default_factory=dict)  # what allocate() kept, of how many, and the beta it spent
+    calibrate: int = 0  # CALIBRATE: every command runs this many times in the boot before the judgement (A/A)
     _sequences: dict[tuple[str, ...], SuiteSequence] = field(default_factory=dict)  # by the suite's criteria
     _finals: dict[str, Final] = field(default_factory=dict)  # criterion id -> its final decision
 
@@ -81,6 +83,9 @@ class Judge:
         what the runner set aside: `state.invalid`) are never averaged: their commands run again within the budget,
         and a criterion whose runs are mostly invalid fails with the reasons."""
         state = self._valid(state)
+        calibrating = self.calibrate and state.samples and state.more_runs and not self._lost(state)
+        if calibrating and min(len(v) for v in state.samples.values()) < self.calibrate:
+            return SuiteDecision(undecided=sorted(state.samples))  # an A/A run: every command n times
         if self.aggregate == "best" and state.samples and state.more_runs and not self._lost(state):
             runs = self.budget.repeat or self.budget.min_runs  # best of N: every command runs N times, no rule
             if min(len(v) for v in state.samples.values()) < runs:

@@ -53,6 +53,7 @@ class Prior:
     history_df: float | None = None  # a history prior's degrees of freedom (runs - 1)
     between: float = 0.0  # the share of a run's variance that lies between boots (repeats in one boot cannot see it)
     tail: bool = False  # a maximum: judged on the median of its runs, which one jumped run does not move
+    between_df: float | None = None  # the between-boot part's degrees of freedom, when the history told it (boots - 1)
 
     @property
     def within(self) -> float:
@@ -209,13 +210,13 @@ def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: Poo
     df_fail = df + weak
     sd_fail = math.sqrt((nu0 * sd0**2 + df_own * own + weak * (prior.guide * prior.within) ** 2) / df_fail)
     between = prior.fallback * math.sqrt(prior.between)
-    between_df = prior.history_df if prior.history_df is not None else settings.between_df
+    between_df = prior.between_df or (prior.history_df if prior.history_df is not None else settings.between_df)
     return Posterior(sd, df, sd_fail, df_fail, source, seen=suite.k is not None or df_own > 0, between=between,
                      between_df=max(between_df, 1.0), tail=prior.tail)  # fmt: skip
 
 
 def prior_of(guide_sd: float | None, class_sd: float, class_name: str, artefact: str,
-             history: list[float] | None, between: float = 0.0, tail: bool = False,
+             history: list[float] | list[list[float]] | None, between: float = 0.0, tail: bool = False,
              guide_how: str = "") -> Prior:  # fmt: skip
     """A criterion's prior. `guide_sd`: its row's own published spread as the noise class believes it (clamped to the
     class's range, perfgate.noiseclass.row_sd), None where it prints none usable. Its shape (what a pooled prior
@@ -224,11 +225,17 @@ def prior_of(guide_sd: float | None, class_sd: float, class_name: str, artefact:
     never the guide's shape (the guide says which rows are noisy, the board's history how noisy its own runs are).
     Its weak FAIL prior: the row's spread, else the class sd. `between`: the class's share of variance between boots."""
     usable = guide_sd is not None and not artefact
-    past = history_sd(history or [])
-    n = len(history or [])
+    runs = [g if isinstance(g, list) else [g] for g in (history or [])]  # a flat list: one value per run
+    past = history_noise(runs)
     row = guide_sd if usable else None
+    between_df = None
     if past is not None:
-        fallback, fallback_source, history_df = past, f"history ({n} runs)", n - 1.0
+        fallback, history_df = past.sd, past.df
+        if past.between is not None:
+            between, between_df = past.between, max(past.runs - 1.0, 1.0)
+        told = f", {past.between * 100:.0f}% of it between boots" if past.between is not None else ""
+        fallback_source = f"history ({past.samples} runs in {past.runs} boots{told})" if past.runs != past.samples \
+            else f"history ({past.samples} runs)"  # fmt: skip
     elif row is not None:
         assert guide_sd is not None
         fallback, fallback_source, history_df = guide_sd, _guide_source(guide_how), None
@@ -237,12 +244,43 @@ def prior_of(guide_sd: float | None, class_sd: float, class_name: str, artefact:
         history_df = None
     if row is not None:
         return Prior(row, _guide_source(guide_how), row, fallback, fallback_source, artefact, history_df, between,
-                     tail)  # fmt: skip
-    return Prior(fallback, fallback_source, class_sd, fallback, fallback_source, artefact, history_df, between, tail)
+                     tail, between_df)  # fmt: skip
+    return Prior(fallback, fallback_source, class_sd, fallback, fallback_source, artefact, history_df, between, tail,
+                 between_df)  # fmt: skip
 
 
 def _guide_source(how: str) -> str:
     return f"guide min/max ({how})" if how else "guide min/max"
+
+
+@dataclass(frozen=True)
+class HistoryNoise:
+    """What a board's recorded runs show of a criterion's noise (one-way random effects on the logs, runs = boots)."""
+
+    sd: float  # one run's relative sd, both parts
+    between: float | None  # the share of it between boots (None: no run of the history had two samples to tell)
+    df: float  # degrees of freedom of sd
+    runs: int  # recorded runs (boots)
+    samples: int
+
+
+def history_noise(runs: list[list[float]]) -> HistoryNoise | None:
+    """A criterion's noise from its recorded runs (each a boot's samples): within-boot variance pooled over the runs
+    with two samples or more, between-boot variance from the run means beyond what within-boot noise explains.
+    None with fewer than 3 positive samples in all."""
+    groups = [[math.log(x) for x in g] for g in runs if g and all(x > 0 for x in g)]
+    flat = [x for g in groups for x in g]
+    if len(flat) < 3 or len(flat) != sum(len(g) for g in runs):
+        return None
+    within_df = sum(len(g) - 1 for g in groups)
+    within = sum((len(g) - 1) * statistics.variance(g) for g in groups if len(g) > 1) / within_df if within_df else None
+    if within is None or len(groups) < 2:
+        return HistoryNoise(math.sqrt(statistics.variance(flat)), None, len(flat) - 1.0, len(groups), len(flat))
+    means = [statistics.fmean(g) for g in groups]
+    between = max(statistics.variance(means) - within * statistics.fmean(1 / len(g) for g in groups), 0.0)
+    total = within + between
+    share = between / total if total > 0 else 0.0
+    return HistoryNoise(math.sqrt(total), share, len(flat) - 1.0, len(groups), len(flat))
 
 
 def history_sd(values: list[float]) -> float | None:

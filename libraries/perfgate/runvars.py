@@ -95,6 +95,7 @@ KNOWN: dict[str, str] = {
     "SIM_SPEED": "the simulated board's speed (auto or a factor)",
     "SIM_SEED": "the simulated board's random seed",
     "SIM_SPREAD": "the simulated board's widest relative spread",
+    "CALIBRATE": "an A/A calibration run: every command runs this many times (2 or more) on a known-good board",
     "SIM_NOISE": "the simulated board's noise regime (variables/sim.yaml: quiet, realistic, harsh)",
     "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
 }
@@ -142,6 +143,7 @@ class RunVars:
     on_missing_tool: str
     boot_cycles: int
     duration: float | None
+    calibrate: int = 0  # CALIBRATE: every command runs this many times in this boot, whatever it decides (A/A)
 
 
 def read(get: Callable[[str], object]) -> RunVars:
@@ -176,4 +178,5 @@ def read(get: Callable[[str], object]) -> RunVars:
         on_missing_tool=choice("ON_MISSING_TOOL", get("ON_MISSING_TOOL"), "fail", ("fail", "skip")),
         boot_cycles=whole("BOOT_CYCLES", get("BOOT_CYCLES"), BOOT_CYCLES),
         duration=positive("DURATION", get("DURATION"), "a positive number of seconds"),
+        calibrate=0 if unset(get("CALIBRATE")) else whole("CALIBRATE", get("CALIBRATE"), 2),
     )

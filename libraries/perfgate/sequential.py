@@ -81,7 +81,8 @@ class NoiseModel:
     def class_of(self, c: Criterion) -> NoiseClass:
         return noiseclass.class_of(c, self.classes, self.default)
 
-    def prior(self, c: Criterion, history: list[float] | None = None, artefact: str = "", averaged: int = 1) -> Prior:
+    def prior(self, c: Criterion, history: list[float] | list[list[float]] | None = None, artefact: str = "",
+              averaged: int = 1) -> Prior:  # fmt: skip
         """The criterion's prior noise per value: the row's own published spread (unless an artefact; believed within
         its class's range), else history, else its class; a value that is the mean of `averaged` runs (boot time) has
         one run's noise over sqrt(averaged), history excepted (its values are such means already)."""

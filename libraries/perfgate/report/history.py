@@ -90,12 +90,13 @@ def read(path: Path) -> History:
     return h
 
 
-def measured_values(path: Path) -> dict[str, list[float]]:
-    """Each criterion's single-run values over the board's finished, unfaulted, passing runs in a history file: every
-    run's samples (each run of its command), or its judged value where a record keeps no samples (an older history).
-    The noise a healthy board of the lab has shown, run to run and day to day: perfgate.sequential's prior for the
-    criterion in place of its class default."""
-    out: dict[str, list[float]] = {}
+def measured_values(path: Path) -> dict[str, list[list[float]]]:
+    """Each criterion's single-run values over the board's finished, unfaulted, passing runs in a history file, one
+    list per run (a gate run is a boot: its samples are the runs of its command within that boot), or its judged
+    value where a record keeps no samples (an older history). The noise a healthy board of the lab has shown within a
+    boot and from boot to boot: perfgate.sequential's prior for the criterion in place of its class figures (an A/A
+    calibration campaign records exactly this: README, "Calibration")."""
+    out: dict[str, list[list[float]]] = {}
     for rec in read(path).runs:
         if rec.get("status") not in (None, "finished") or rec.get("faults") or rec.get("verdict") != "pass":
             continue
@@ -105,8 +106,9 @@ def measured_values(path: Path) -> dict[str, list[float]]:
             samples = [v for v in (m.get("samples") or []) if _number(v)]
             value = m.get("measured")
             values = samples or ([value] if _number(value) else [])
-            out.setdefault(cid, []).extend(float(v) for v in values)
-    return {cid: values for cid, values in out.items() if values}
+            if values:
+                out.setdefault(cid, []).append([float(v) for v in values])
+    return {cid: runs for cid, runs in out.items() if runs}
 
 
 def _number(value: object) -> bool:

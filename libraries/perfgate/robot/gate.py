@@ -87,6 +87,7 @@ class Gate:
             logger.console(line)
         s.load_history()
         self.recording.judge = self.judge = s.judge()
+        plan.allocate(self.judge, s.selection.criteria, s.selected, s.settings, s.profile, s.lab, _var)
         stuck_at = self.judge.undecidable
         for warning in plan.warnings(s.selection.criteria, s.selected, s.settings, s.profile, s.lab, stuck_at, _var):
             logger.warn(warning)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from perfgate import criteria, paths, runvars
 from perfgate.budget import Budget
@@ -14,6 +15,9 @@ from perfgate.model import Criterion
 from perfgate.run.settings import Settings
 from perfgate.suite_decision import Command
 from perfgate.workloads.base import Workload
+
+if TYPE_CHECKING:
+    from perfgate.judge import Judge
 
 
 def workload(suite: str) -> Workload:
@@ -101,6 +105,19 @@ def most_runs(cmds: list[Command], plan_budget: Budget) -> dict[str, int]:
     return {cid: min(plan_budget.runs_for(c.seconds), 1 + int(rerun // c.seconds)) for c in cmds for cid in c.ids}
 
 
+def allocate(judge: Judge, crits: list[Criterion], selected: list[str], settings: Settings, profile: dict, lab: dict,
+             var: Callable[..., object]) -> None:  # fmt: skip
+    """When the run opens: which criteria the whole gate keeps at their own tolerance (perfgate.judge.Judge.allocate),
+    from every selected suite's commands as the runner will plan them."""
+    assert settings.budget is not None
+    by_suite: dict[str, list[Criterion]] = {}
+    for c in crits:
+        if c.suite in selected or not selected:
+            by_suite.setdefault(c.suite, []).append(c)
+    judge.allocate({suite: (mine, commands(suite, mine, profile, lab, settings.budget), averaged_over(suite, var))
+                    for suite, mine in by_suite.items()})  # fmt: skip
+
+
 def undecidable(crits: list[Criterion], selected: list[str], settings: Settings, profile: dict, lab: dict,
                 undecidable_at: Callable[..., bool], var: Callable[..., object]
                 ) -> dict[str, list[Criterion]]:  # fmt: skip
@@ -134,22 +151,19 @@ def warnings(crits: list[Criterion], selected: list[str], settings: Settings, pr
 
 
 def undecidable_warning(stuck: dict[str, list[Criterion]], repeat: int | None, inconclusive: str) -> str | None:
-    """What the gate says at once of the criteria its budget cannot decide at their tolerance, whatever the board
-    does: judged against the guide's own worst value where it prints one, else inconclusive."""
+    """What the gate says at once of the criteria its budget cannot hold to their tolerance, whatever the board does:
+    held instead to the tolerance their runs can decide (LIMITED)."""
     if not stuck:
         return None
     crits = [c for cs in stuck.values() for c in cs]
-    worst = [c for c in crits if (c.min if c.direction == "higher" else c.max) is not None]
     suites = ", ".join(f"{s} {len(cs)}" for s, cs in sorted(stuck.items(), key=lambda x: -len(x[1])))
     cap = f"REPEAT:{repeat}" if repeat is not None else "variables/budget.yaml"
-    rest = len(crits) - len(worst)
     return (
-        f"perfgate: {len(crits)} criteria cannot be decided at their tolerance within the runs {cap} allows, even "
-        f"at their published value: their noise before this run shows its own (their class in variables/noise.yaml, "
-        f"or the board's history) is wide against their tolerance ({suites}). {len(worst)} will be judged against "
-        f"the guide's own worst published value instead (LIMITED in their test and in comparison.html)"
-        + (f"; {rest} that the guide prints no worst value for will read inconclusive"
-           f"{' and fail the gate' if inconclusive == 'fail' else ''}" if rest else "")
-        + ". Record hardware history (its noise replaces the class's), widen their tolerance in "
-        "variables/tolerances.yaml, or give their commands more runs in variables/budget.yaml"
-    )  # fmt: skip
+        f"perfgate: {len(crits)} criteria cannot be held to their tolerance within the runs and boots {cap} allows, "
+        f"even at their published value, with the gate's error rates: their noise before this run shows its own "
+        f"(their class in variables/noise.yaml, their guide's published range, or the board's history) is wide "
+        f"against their tolerance ({suites}). They are held to the tolerance their runs can decide (LIMITED in their "
+        f"test and listed apart in comparison.html, with the smallest regression each can fail). Calibrate the board "
+        f'(README, "Calibration": its own noise replaces the class\'s), widen their tolerance in '
+        f"variables/tolerances.yaml, or give their commands more runs in variables/budget.yaml"
+    )

@@ -47,7 +47,7 @@ class Session:
     selected: list[str] = field(default_factory=list)  # the gate suites this robot run selected
     signal: str | None = None  # SIGINT/SIGTERM that stopped the run
     stopped: list[str] = field(default_factory=list)  # criteria whose tests Robot stopped (never ran)
-    history: dict[str, list[float]] = field(default_factory=dict)  # criterion id -> the board's hardware runs
+    history: dict[str, list[list[float]]] = field(default_factory=dict)  # criterion id -> its recorded runs
     _all: dict[str, Criterion] | None = None  # every criterion of the run, read when first needed
 
     @property
@@ -143,10 +143,11 @@ class Session:
         return sorted({c.guide for c in self.selection.criteria})
 
     def load_history(self) -> None:
-        """The board's recorded hardware runs: a criterion's noise when its guide prints no min/max."""
+        """The board's recorded runs of the same kind as this one (hardware, or virtual: never mixed): each
+        criterion's noise within and between boots, in place of its class's figures."""
         from perfgate.report import history
 
-        path = history.path_for(self.board, virtual=False)
+        path = history.path_for(self.board, virtual=self.virtual)
         self.history = history.measured_values(path)
         for problem in history.read(path).problems:
             logger.warn(f"perfgate: {problem}")
@@ -158,7 +159,7 @@ class Session:
         judged = [c for c in self.selection.criteria if not self.selected or c.suite in self.selected]
         s = self.settings
         return Judge(self.policy, s.noise, self.history, s.aggregate, s.budget or budget.load(s.repeat),
-                     max(len(judged), 1), artefacts.find(self.selection.criteria))  # fmt: skip
+                     max(len(judged), 1), artefacts.find(self.selection.criteria), calibrate=s.calibrate)  # fmt: skip
 
     def suite_criteria(self, suite: str) -> list[Criterion]:
         """The criteria a suite judges in this run (its file in the run's criteria directory)."""
