@@ -113,3 +113,24 @@ def test_live_run_status_group_alone_reads_as_the_whole_output(tmp_path: Path) -
     whole = fio.parse(run.stdout)
     group = run.stdout[run.stdout.index("Run status group") :]
     assert fio.parse(group)["read throughput (MB/s)"] == whole["read throughput (MB/s)"]
+
+
+def test_fio2_wording_in_binary_units_and_a_run_repeated_in_one_log_is_refused() -> None:
+    """fio 2.x (constructed after a VPS comparison's fio 2.2.10 logs, corpus/fio2-*) prints `read : io=1024.0MB,
+    bw=204800KB/s, iops=51200` and `READ: io=..., aggrb=...KB/s`, KB being 1024 bytes: read as decimal MB/s like
+    fio 3's. The same job's read reported twice (a job run twice into one log: fio 2 constructed, fio 3.33 made here)
+    is refused naming both lines, not the last one read."""
+    from captures import capture
+
+    one = capture(FIX / "corpus" / "fio2-wording-randread-constructed.txt")
+    m = fio.parse(one)
+    assert m["read throughput (MB/s)"] == pytest.approx(204800 * 1024 / 1e6)
+    assert m["read iops"] == 51200 and m["read cpu load (%)"] == pytest.approx(5.25 + 20.50)
+    ends = fio.parse("\n".join(ln for ln in one.splitlines() if "Run status" in ln or "aggrb=" in ln))
+    assert ends == {"read throughput (MB/s)": pytest.approx(204800 * 1024 / 1e6),
+                    "group 0: read throughput (MB/s)": pytest.approx(204800 * 1024 / 1e6)}  # fmt: skip
+    with pytest.raises(ParseError, match=r"read of job randread twice \(lines 6 and 16\)"):
+        fio.parse(capture(FIX / "corpus" / "fio2-wording-randread-two-runs-constructed.txt"))
+    with pytest.raises(ParseError, match=r"read of job randread twice \(lines 6 and 37\)"):
+        fio.parse(capture(FIX / "corpus" / "randread-4k-psync-t1-twice.txt"))
+    assert fio.parse(capture(FIX / "corpus" / "randread-4k-psync-t1.txt"))["read iops"] == 17400

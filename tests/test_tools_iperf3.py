@@ -298,3 +298,15 @@ def test_iperf31_ends_with_their_own_ids_and_times_are_one_stream() -> None:
     assert m[SEND] == pytest.approx(942.0)  # the server's `0.00 Bytes` sender line is no stream
     with pytest.raises(ParseError, match=r"\[5\] receiver at line 3 .* \[4\] receiver at line 6 .*not one stream"):
         iperf3.parse(text.replace("1.09 GBytes   936", "1.19 GBytes  1020"))  # two runs: other bytes
+
+
+def test_title_prefix_of_T_is_taken_off_and_several_titles_are_refused() -> None:
+    """`iperf3 -T pri0` prints `pri0:  ` before every line (as in TI's CPSW CBS guide; real runs made here,
+    corpus/title-T-*): read as without it; three titled clients in one output are three runs, refused naming each
+    title; with --json the title is a member of the document, no prefix."""
+    one = capture(FIX / "corpus" / "title-T-pri0-tcp-t1.txt")
+    assert iperf3.parse(one) == iperf3.parse("\n".join(ln.removeprefix("pri0:  ") for ln in one.splitlines()))
+    assert iperf3.parse(one)["throughput (Mbits/sec)"] == pytest.approx(16600.0)  # 16.6 Gbits/sec, the receiver
+    with pytest.raises(ParseError, match=r"several iperf3 runs titled.*'pri0'.*'pri7'.*'pri6'"):
+        iperf3.parse(capture(FIX / "corpus" / "title-T-three-concurrent-clients.txt"))
+    assert iperf3.parse(capture(FIX / "corpus" / "title-T-pri0-tcp-t1-json.json"))["throughput (Mbits/sec)"] > 0

@@ -251,3 +251,14 @@ def test_the_sims_bound_banner_is_the_real_one() -> None:
     sim_banner = next(line for line in sim.splitlines() if line.startswith("MIGRATED"))
     assert real_banner.split(" : ")[0] == sim_banner.split(" : ")[0]
     assert netperf.parse(real("real-tcp-stream-bound-L-k.txt"))["throughput (Mbits/sec)"] == 17632.62
+
+
+def test_the_same_test_run_several_times_in_one_output_is_refused_not_summed() -> None:
+    """Three TCP_MAERTS runs one after the other (a real netperf 2.7.0 log made here, corpus/, as a Raspberry Pi 3
+    log showed it) are three measurements: refused naming two banners; one run alone is read, and TI's concurrent
+    STREAM + MAERTS is still one figure."""
+    with pytest.raises(ParseError, match=r"two TCP MAERTS results \(lines 1 and 8\)"):
+        netperf.parse(real("corpus/tcp-maerts-l1-three-runs.txt"))
+    assert netperf.parse(real("corpus/tcp-maerts-l1.txt"))["throughput (Mbits/sec)"] == 27052.44
+    both = netperf.parse(real("real-tcp-stream-maerts-concurrent-table.txt"))
+    assert both["throughput (Mbits/sec)"] == pytest.approx(14984.67 + 9071.47)

@@ -194,3 +194,26 @@ def test_known_algorithm_names(name: str) -> None:
 @pytest.mark.parametrize("name", ["mmcblk0", "mmcblk0 20.52", "sda", "Device", "avg-cpu"])
 def test_unknown_algorithm_names(name: str) -> None:
     assert not openssl.known_algorithm(name)
+
+
+def test_a_rate_of_0_00_is_an_algorithm_not_run_never_a_zero_rate() -> None:
+    """`openssl speed md4 md5` of OpenSSL 3 without the legacy provider (made here, corpus/md4-*) prints `md4 0.00`,
+    the zero it started from, as OpenSSL 1.0.1 prints md2/mdc2/idea/rc5 it lacks: no metric for it; a table of
+    nothing but 0.00 is refused; with stderr kept, speed's fetch error is refused at its line."""
+    m = openssl.parse(capture(FIX / "corpus" / "md4-md5-bytes16-stdout.txt"))
+    assert m == {"md5/16 (KBytes/s)": 118622.08, "md5/16 (MB/s)": pytest.approx(118.62208)}
+    with pytest.raises(ParseError, match=r"only 0\.00 rates"):
+        openssl.parse(capture(FIX / "corpus" / "md4-only-bytes16-stdout.txt"))
+    with pytest.raises(ParseError, match=r"evp_fetch.c.*Algorithm \(MD4") as e:
+        openssl.parse(capture(FIX / "corpus" / "md4-md5-bytes16-stderr-too.txt"))
+    assert e.value.line == 3
+    assert "md5/16 (KBytes/s)" not in openssl.parse("+H:16:64\n+F:4:md5:0.00:0.00\n+F:5:sha1:1000.00:2000.00\n")
+
+
+def test_a_provider_that_does_not_load_is_refused_at_the_line_that_says_so() -> None:
+    """OpenSSL 3 `-provider <name>` that cannot be loaded (a real run made here, corpus/provider-not-found.txt)
+    exits with no table: refused at `speed: unable to load provider`, not at a later libcrypto error line."""
+    text = capture(FIX / "corpus" / "provider-not-found.txt")
+    with pytest.raises(ParseError, match="unable to load provider nosuchprovider") as e:
+        openssl.parse(text, "openssl speed -elapsed -seconds 1 -provider nosuchprovider -evp aes-128-cbc")
+    assert e.value.line == 1

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from captures import capture
 from perfgate import criteria, tools
 from perfgate.errors import ParseError
 from perfgate.sim.tools import coremark_pro as sim_coremark_pro
@@ -210,6 +211,17 @@ def test_linpack_table_without_result_is_an_error() -> None:
         tools.parse("linpack", text("linpack", "table-only-crashed.txt"))
 
 
+def test_linpack_new_version_table_gives_its_last_row() -> None:
+    """netlib's linpackc.new prints runs of doubling repetitions (constructed after an Arm FVP's run,
+    linpack/corpus/linpackc-new-table-constructed.txt): the last row, the run of 10 CPU seconds, is the result; a
+    header with no row is no result."""
+    out = capture(FIX / "linpack" / "corpus" / "linpackc-new-table-constructed.txt")
+    assert tools.parse("linpack", out) == {"linpack (Kflops)": 185990.75}
+    assert tools.parse("linpack", out.replace("  185990.750", "  99.5")) == {"linpack (Kflops)": 99.5}
+    with pytest.raises(ParseError, match="Kflops"):
+        tools.parse("linpack", "\n".join(out.splitlines()[:4]))
+
+
 # --------------------------------------------------------------------------------------------------- NBench
 def test_nbench_warning_pushes_the_value_to_the_next_line_and_exponents() -> None:
     m = tools.parse("nbench", text("nbench", "nbench-am62xx_sk.txt"))
@@ -237,6 +249,20 @@ def test_nbench_render_round_trip_with_exponent_values() -> None:
 def test_stream_best_rates() -> None:
     assert tools.parse("stream", text("stream", "stream_c-am62xx_sk.txt")) == {
         "copy (MB/s)": 1637.6, "scale (MB/s)": 1830.5, "add (MB/s)": 1442.5, "triad (MB/s)": 1481.4}  # fmt: skip
+
+
+def test_stream_lmbench_stream_lines() -> None:
+    """LMBench's `stream` (constructed after TI's AM62L application note, stream/corpus/) prints `STREAM copy
+    bandwidth: 2000.00 MB/sec`: read as the copy rate and so on; its latency lines and STREAM2's kernels are not
+    STREAM rates; a kernel printed twice is refused."""
+    out = capture(FIX / "stream" / "corpus" / "lmbench-stream-constructed.txt")
+    assert tools.parse("stream", out) == {
+        "copy (MB/s)": 2000.0, "scale (MB/s)": 1600.0, "add (MB/s)": 2000.0, "triad (MB/s)": 1600.0}  # fmt: skip
+    stream2 = "\n".join(ln for ln in out.splitlines() if ln.startswith("STREAM2"))
+    with pytest.raises(ParseError, match="STREAM <kernel> bandwidth"):
+        tools.parse("stream", stream2)
+    with pytest.raises(ParseError, match="copy twice"):
+        tools.parse("stream", out + out)
 
 
 def test_stream_failed_validation_is_an_error() -> None:
@@ -308,3 +334,12 @@ def test_lmbench_keys_for_matches_the_fixtures_not_only_the_sim(name: str, comma
     """What planning expects a command to yield is what the parser reads from the tool's own format (the fixtures
     under tests/fixtures/lmbench, PROVENANCE.md), not only from the sim's renderer."""
     assert set(lmbench.parse(text("lmbench", name), command)) == set(lmbench.keys_for(command))
+
+
+def test_whetstone_of_another_program_is_refused_as_such() -> None:
+    """Roy Longbottom's Whetstone (constructed after an AE350 run, whetstone/corpus/) ends with `MWIPS 512.500
+    10.040`: refused naming the program, not as "not Whetstone output"."""
+    out = capture(FIX / "whetstone" / "corpus" / "longbottom-mwips-constructed.txt")
+    with pytest.raises(ParseError, match="Longbottom") as e:
+        tools.parse("whetstone", out)
+    assert e.value.line == 3

@@ -82,3 +82,12 @@ def test_a_load_in_0_ms_is_not_a_rate():
         uboot.parse(text_, "fatload virtio 0:0 0x40200000 uEnv.txt")
     assert "`178 bytes read in 0 ms` is not a rate" in str(e.value)
     assert e.value.line == 2
+
+
+def test_several_transfers_in_one_output_are_refused() -> None:
+    """Several fatloads in one console excerpt (constructed after BeagleBadge's flashing steps in TI's docs,
+    uboot/corpus/) are several measurements, refused naming their lines; one of them alone is read."""
+    with pytest.raises(ParseError, match=r"3 transfers in one U-Boot output \(lines 2, 4, 6\)"):
+        uboot.parse(capture(FIX / "corpus" / "three-fatloads-one-console-constructed.txt"))
+    one = uboot.parse(capture(FIX / "corpus" / "one-fatload-constructed.txt"))
+    assert one == {"read (KB/s)": pytest.approx(262144 / 1024 / 0.013, abs=0.01), "bytes": 262144.0, "ms": 13.0}

@@ -12,6 +12,11 @@ Two output forms, both verified on fio 3.33 captures (tests/fixtures/fio/):
   group (decimal MB/s, also as `group N: ...`); it has no IOPS and no CPU load, none is invented. Two groups giving
   one direction (two runs' ends) are refused.
 
+fio 2.x worded both lines otherwise (seen in fio 2.2.10 logs of a VPS comparison, tests/fixtures/PUBLIC-OUTPUTS.md;
+reproduced in tests/fixtures/fio/corpus/fio2-*-constructed.txt): `  read : io=1024.0MB, bw=204800KB/s, iops=51200,
+runt=  5120msec` and `   READ: io=1024.0MB, aggrb=204800KB/s, ...`, its K/M/G being powers of 1024 (fio 2's default
+kb_base=1024: 1024 MiB in 5.12 s is 204800 KiB/s); read the same.
+
 Metrics: `write throughput (MB/s)` and `read throughput (MB/s)` in decimal MB/s (10^6 bytes, the guides'
 Mbytes/sec), `write cpu load (%)` / `read cpu load (%)` (usr + sys of the job that did that direction),
 `write iops` / `read iops`; and the same prefixed with the job name (`emmc-1m-write: write throughput (MB/s)`).
@@ -27,6 +32,10 @@ from perfgate.tools.common import ESCAPES
 
 DIRECTIONS = ("read", "write")
 TEXT_BW = re.compile(r"^\s*(read|write)\s*:\s*IOPS=([\d.]+[kM]?),\s*BW=[^()]*\(([\d.]+)([kMGT]?B)/s\)")
+# fio 2.x: `  read : io=1024.0MB, bw=204800KB/s, iops=51200, runt=  5120msec` (K, M, G: 1024-based)
+TEXT2_BW = re.compile(r"^\s*(read|write)\s*:\s*io=[^,]+,\s*bw=([\d.]+)([KMGT]?B)/s,\s*iops=([\d.]+[kM]?)")
+GROUP2_BW = re.compile(r"^\s*(READ|WRITE|TRIM)\s*:\s*io=[^,]+,\s*aggrb=([\d.]+)([KMGT]?B)/s")
+BINARY = {"B": 1.0, "KB": 2.0**10, "MB": 2.0**20, "GB": 2.0**30, "TB": 2.0**40}
 TEXT_CPU = re.compile(r"^\s*cpu\s*:\s*usr=([\d.]+)%,\s*sys=([\d.]+)%")
 GROUP = re.compile(r"^Run status group (\d+) \(")
 GROUP_BW = re.compile(r"^\s*(READ|WRITE|TRIM)\s*:\s*bw=[^()]*\(([\d.]+)([kMGT]?B)/s\)")
@@ -105,16 +114,29 @@ def _from_text(lines: list[str]) -> dict[str, float]:
     out: dict[str, float] = {}
     job = "job"
     done: list[str] = []
-    for line in lines:
+    seen: dict[tuple[str, str], int] = {}  # (job, direction) -> the line that reported it
+    for n, line in enumerate(lines, 1):
         m = TEXT_JOB.match(line)
         if m:
             job, done = m.group(1), []
             continue
         m = TEXT_BW.match(line)
-        if m:
-            direction = m.group(1)
-            _put(out, job, direction, "throughput", float(m.group(3)) * DECIMAL[m.group(4)] / 1e6)
-            _put(out, job, direction, "iops", _iops(m.group(2)))
+        m2 = None if m else TEXT2_BW.match(line)
+        if m or m2:
+            direction = (m or m2).group(1)  # type: ignore[union-attr]
+            if (job, direction) in seen:
+                raise ParseError(
+                    f"fio reported {direction} of job {job} twice (lines {seen[job, direction]} and {n}): several "
+                    "runs (or clones without --group_reporting) in one output; which one is the result?",
+                    line=n,
+                )
+            seen[job, direction] = n
+            if m:
+                mbps, iops = float(m.group(3)) * DECIMAL[m.group(4)] / 1e6, _iops(m.group(2))
+            else:
+                mbps, iops = float(m2.group(2)) * BINARY[m2.group(3)] / 1e6, _iops(m2.group(4))  # type: ignore[union-attr]
+            _put(out, job, direction, "throughput", mbps)
+            _put(out, job, direction, "iops", iops)
             done.append(direction)
             continue
         m = TEXT_CPU.match(line)
@@ -135,6 +157,9 @@ def _from_groups(lines: list[str]) -> dict[str, float]:
             group = m.group(1)
             continue
         m = GROUP_BW.match(line)
+        units = DECIMAL
+        if not m:
+            m, units = GROUP2_BW.match(line), BINARY
         if not m or not group or m.group(1) == "TRIM":
             continue
         direction = m.group(1).lower()
@@ -146,7 +171,7 @@ def _from_groups(lines: list[str]) -> dict[str, float]:
                 line=n,
             )
         seen[direction] = (n, group)
-        value = float(m.group(2)) * DECIMAL[m.group(3)] / 1e6
+        value = float(m.group(2)) * units[m.group(3)] / 1e6
         out[_metric(direction, "throughput")] = value
         out[f"group {group}: {_metric(direction, 'throughput')}"] = value
     return out

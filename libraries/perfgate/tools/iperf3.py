@@ -23,6 +23,10 @@ Two runs in one output (`iperf3 -c X; iperf3 -R -c X`: two `Connecting to host` 
 two JSON documents one after the other, or one stream reported with two sets of figures) are an error naming both,
 never the last one read silently.
 
+`-T <title>` / `--title` puts `<title>:  ` before every text line (iperf_printf; seen in TI's CPSW CBS guide,
+`iperf3 -c ... -Tpri7`): the prefix is taken off. Several titles in one output are several concurrent runs (the guide
+starts three clients at once): an error naming them, not one of them picked.
+
 Metrics (documented names): `throughput (Mbits/sec)` what the receiving end got (with `--bidir`: both directions
 added, as the guides' bidirectional figure), `send throughput (Mbits/sec)`, `cpu load (%)` (this host: the client,
 which TI runs on the board), `remote cpu load (%)`; UDP: `packet loss (%)`, `packets per second (kPPS)` (datagrams
@@ -302,9 +306,32 @@ def _from_text(lines: list[str], command: str | None = None) -> dict[str, float]
     return out
 
 
+TITLED = re.compile(r"^(?P<title>[^\s\[:{]+):  (?=\[|- - -|Connecting to host|Accepted connection|iperf )")
+
+
+def _untitled(lines: list[str]) -> list[str]:
+    """The lines without the `<title>:  ` prefix of `iperf3 -T <title>`; an error when several titles share them."""
+    titles: dict[str, int] = {}
+    for n, line in enumerate(lines, 1):
+        m = TITLED.match(line)
+        if m:
+            titles.setdefault(m["title"], n)
+    if not titles:
+        return lines
+    if len(titles) > 1:
+        named = ", ".join(f"{t!r} (line {n})" for t, n in titles.items())
+        raise ParseError(
+            f"several iperf3 runs titled with -T in one output ({named}): which one is the result?",
+            line=sorted(titles.values())[1],
+        )
+    prefix = f"{next(iter(titles))}:  "
+    return [line[len(prefix) :] if line.startswith(prefix) else line for line in lines]
+
+
 def parse(text: str, command: str | None = None) -> dict[str, float]:
     clean = "\n".join(ESCAPES.sub("", raw).rstrip("\r") for raw in text.splitlines())
-    lines = clean.splitlines()
+    lines = _untitled(clean.splitlines())
+    clean = "\n".join(lines)
     for n, line in enumerate(lines, 1):
         if TEXT_ERROR.match(line.strip()):
             raise ParseError(f"iperf3 failed: {line.strip()}", line=n)

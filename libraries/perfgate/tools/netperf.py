@@ -15,7 +15,10 @@ PROVENANCE.md); the first fixtures were reconstructed from the sources and say s
   receiver's rate is the throughput, the two message counts give the loss), REQUEST/RESPONSE a transaction rate;
 - errors: `establish control: are you sure there is a netserver listening on ...`, `netperf: send_omni: ...`;
   `Packet rate control is not compiled in.` (-b/-w ignored: a rate-limited trial ran unlimited) is refused.
-TI's bidirectional TCP figure runs TCP_STREAM and TCP_MAERTS at once; the output then holds two blocks.
+TI's bidirectional TCP figure runs TCP_STREAM and TCP_MAERTS at once; the output then holds two blocks. The same
+test twice (three TCP_MAERTS runs one after the other in one log, as a Raspberry Pi 3 log showed them,
+tests/fixtures/PUBLIC-OUTPUTS.md; made here: tests/fixtures/netperf/corpus/tcp-maerts-l1-three-runs.txt) is
+several runs of one measurement: an error naming both banners, never their sum.
 
 Metrics: `throughput (Mbits/sec)` (all blocks added: bidirectional = STREAM + MAERTS), `send throughput
 (Mbits/sec)` / `receive throughput (Mbits/sec)` by DIRECTION, `cpu load (%)` (LOCAL_CPU_UTIL, the mean over the
@@ -198,6 +201,17 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             "no netperf result (no THROUGHPUT= line of -k, no -o values, no table under a test banner)",
             line=len(lines) or None,
         )
+    seen: dict[tuple[str, str, str], str] = {}
+    for b in results:
+        which = (b["_proto"], b["_test"], b.get("DIRECTION", ""))
+        if which in seen:
+            name = " ".join(w for w in which[:2] if w) or "netperf"
+            raise ParseError(
+                f"netperf printed two {name} results (lines {seen[which]} and {b['_line']}): several runs of one "
+                "test in one output; which one is the result?",
+                line=int(b["_line"]),
+            )
+        seen[which] = b["_line"]
     udp_cmd = bool(command and "UDP_STREAM" in command)
     out: dict[str, float] = {}
     total: float | None = None

@@ -15,10 +15,16 @@ What the parser refuses (exit 2 from `perfgate parse`, "not recognised" in the g
 - a row outside the results table (the table is the `type` header and the row-shaped lines right after it), or a
   row whose name is no algorithm OpenSSL prints (an `iostat` line `mmcblk0 20.52 ...` glued into the table);
 - an algorithm printed twice (both lines named);
+- a table whose every rate is `0.00` (see below: nothing was measured).
 - `inf`/`infk`/`nan`: openssl divided by a CPU time of zero. Without `-elapsed` openssl speed reports bytes per
   *CPU second of its own process*; with a hardware engine (`-engine devcrypto`) that process hardly runs, so
   OpenSSL 3 prints `infk` and OpenSSL 1.x prints huge finite rates. The gate's commands always carry `-elapsed`;
   `warnings()` says when a command or an output lacks it (printed by `perfgate parse` and noted in the gate's log).
+
+A rate printed as `0.00` is no measurement: speed.c prints the zero it started from for an algorithm this build
+lacks (a full `openssl speed` of OpenSSL 1.0.1 on Raspbian prints md2, mdc2, idea and rc5 so; OpenSSL 3 prints md4
+so without the legacy provider, tests/fixtures/openssl/corpus/md4-*) or a block size it did not run; such a value
+gives no metric (never a zero rate).
 
 Metrics: `<algorithm>/<block size> (KBytes/s)` for every row and block size, the algorithm in lower case as
 printed; when the command names one `-evp <alg>` and the table has one row, the same values are also given under
@@ -48,7 +54,9 @@ TIME_V = {
     "System time (seconds)": SYSTEM,
 }
 ERRORS = re.compile(
-    r"(Unknown (cipher|digest|algorithm|option)|speed: Unknown|invalid command|:error:|^Error\b|Usage: speed)", re.I
+    r"(Unknown (cipher|digest|algorithm|option)|speed: Unknown|speed: unable to load provider|invalid command|:error:|"
+    r"^Error\b|Usage: speed)",
+    re.I,
 )
 
 
@@ -169,6 +177,14 @@ def _value(text: str, line: int, alg: str, elapsed: bool | None) -> float:
     return number if m.group(2) == "k" else number / 1000.0  # k: 1000s of bytes/s; none: bytes/s
 
 
+def _not_run(value: str) -> bool:
+    """A rate speed.c printed without measuring anything: its initial zero (`0.00`, or `0` in -mr form)."""
+    try:
+        return float(value) == 0.0
+    except ValueError:
+        return False
+
+
 def _row(s: str, sizes: list[int]) -> tuple[str, list[str]] | None:
     """(name, values) of a line shaped like a table row (a name, then one value per block size)."""
     if ":" in s or s.startswith(("Doing", "+")):
@@ -211,7 +227,8 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             alg = parts[2]
             add_row(alg, n)
             for size, v in zip(mr_sizes, parts[3:], strict=False):
-                out[key(alg, size)] = _value(v + "k", n, alg, elapsed) / 1000.0
+                if not _not_run(v):
+                    out[key(alg, size)] = _value(v + "k", n, alg, elapsed) / 1000.0
             continue
         h = HEADER.match(s)
         if h:
@@ -229,7 +246,8 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                 )
             add_row(alg, n)
             for size, w in zip(sizes or [], values, strict=True):
-                out[key(alg, size)] = _value(w, n, alg, elapsed)
+                if not _not_run(w):
+                    out[key(alg, size)] = _value(w, n, alg, elapsed)
             continue
         in_table = False  # the first line that is not a row ends the table
         for label, name in TIME_V.items():
@@ -242,6 +260,11 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                         raise ParseError(f"time -v: {s!r}", line=n) from None
     if sizes is not None and not rows:
         raise ParseError("openssl speed printed its table header but no algorithm row", line=len(lines))
+    if rows and not any(k.endswith(KB) for k in out):
+        raise ParseError(
+            "openssl speed printed only 0.00 rates: no algorithm was measured (not built into this openssl?)",
+            line=max(rows.values()),
+        )
     if not out:
         raise ParseError("no openssl speed table and no `time -v` report in the output", line=len(lines) or None)
     asked = requested(command)

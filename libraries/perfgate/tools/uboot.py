@@ -8,6 +8,9 @@ What U-Boot prints (u-boot/u-boot):
   (after the command's own output: `MMC read: dev # 0, block # 0, count 65536 ... 65536 blocks read: OK`,
   `SF: 4194304 bytes @ 0x0 Read: OK`, `SCSI read: device 0 block # 0, count 1024 ... 1024 blocks read: OK`).
 
+One output with several transfers (a console log of `fatload` after `fatload`, as BeagleBadge's flashing steps in
+TI's docs) holds several measurements: an error naming their lines, not the first one read.
+
 `time` lines carry no size: it comes from the command (`sf read/write/update <addr> <offset> <len>` -> len bytes;
 `mmc read/write <addr> <blk> <cnt>` -> cnt x 512; `scsi read/write <addr> <blk> <cnt>` -> cnt x 4096, the logical
 block size of UFS LUs; `ufs` and `mmc` likewise). Metrics: `read (KB/s)` or `write (KB/s)`, plus `bytes` and `ms`.
@@ -53,7 +56,14 @@ def kbps(size: int, ms: float) -> float:
 
 def parse(text: str, command: str | None = None) -> dict[str, float]:
     text = ESCAPES.sub("", text).replace("\r", "")
-    m = BYTES_RE.search(text)
+    found = list(BYTES_RE.finditer(text))
+    if len(found) > 1:
+        at = [text.count("\n", 0, f.start()) + 1 for f in found]
+        raise ParseError(
+            f"{len(found)} transfers in one U-Boot output (lines {', '.join(map(str, at))}): which one is the result?",
+            line=at[1],
+        )
+    m = found[0] if found else None
     if m:
         size, ms = int(m.group(1)), int(m.group(3))
         direction = "read" if m.group(2) == "read" else "write"

@@ -18,6 +18,9 @@ NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 RESULT = re.compile(rf"C Converted (?:Double|Single) Precision Whetstones:\s*(?P<v>{NUM})\s*(?P<unit>MIPS|KIPS)", re.I)
 LOOPS = re.compile(r"^Loops:\s*(?P<loops>\d+),\s*Iterations:\s*(?P<it>\d+),\s*Duration:\s*(?P<secs>\d+)\s*sec")
 KEY = "whetstone (MIPS)"
+# Roy Longbottom's C/C++ Whetstone (whets.c) prints an `MWIPS  <rate>  <seconds>` line: another program (its own loop
+# timing and calibration, single or double precision), whose figure is not the one TI's guides publish
+LONGBOTTOM = re.compile(rf"^\s*MWIPS\s+(?P<v>{NUM})\s+{NUM}\s*$")
 
 
 def keys_for(command: str | None = None) -> list[str]:
@@ -33,6 +36,13 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             v = float(m["v"])
             out[KEY] = v / 1000.0 if m["unit"].upper() == "KIPS" else v
     if KEY not in out:
+        for n, line in enumerate(text.splitlines(), 1):
+            if LONGBOTTOM.match(line):
+                raise ParseError(
+                    f"Roy Longbottom's Whetstone ({line.strip()!r}), not the C Converted Whetstone TI runs: another "
+                    "program, its MWIPS are not the guides' figure",
+                    line=n,
+                )
         raise ParseError("no `C Converted ... Whetstones:` line: not Whetstone output" + _of(command))
     return out
 
