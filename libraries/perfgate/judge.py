@@ -83,6 +83,8 @@ class Judge:
         what the runner set aside: `state.invalid`) are never averaged: their commands run again within the budget,
         and a criterion whose runs are mostly invalid fails with the reasons."""
         state = self._valid(state)
+        if not state.samples and self._retry(state):  # no valid run of any yet: their commands run again
+            return SuiteDecision(undecided=sorted(self._retry(state)))
         calibrating = self.calibrate and state.samples and state.more_runs and not self._lost(state)
         if calibrating and min(len(v) for v in state.samples.values()) < self.calibrate:
             return SuiteDecision(undecided=sorted(state.samples))  # an A/A run: every command n times

@@ -1,0 +1,177 @@
+"""A simulated board that varies as real boards do (variables/noise.yaml, variables/sim.yaml), and a verdict that holds
+on it: constructed samples for each rule the realistic noise asked for, each failing on the previous rule, and the
+simulator's draws checked against its regime's figures."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+
+from perfgate import budget, criteria, sequential
+from perfgate.judge import Judge, SuiteState
+from perfgate.model import Criterion
+from perfgate.sim import spread, values
+from perfgate.suite_decision import Command
+from perfgate.tolerance import Policy
+from perfgate.verdict import FAIL, NOT_MEASURED, PASS
+from perfgate.workloads.base import Measurements
+
+MODEL = sequential.load()
+
+
+def crit(row: str, *, suite: str = "stream", chapter: str = "system", unit: str = "MB/s", value: float = 100.0,
+         direction: str = "higher", metric: str = "perf", table: str = "t", lo: float | None = None,
+         hi: float | None = None) -> Criterion:  # fmt: skip
+    return Criterion(id=f"b.{suite}.{table}.{row}.m", name=row, board="b", guide="g.rst", release="1", chapter=chapter,
+                     suite=suite, table=table, row=row, metric=metric, unit=unit, value=value, min=lo, max=hi,
+                     direction=direction)  # fmt: skip
+
+
+def judge() -> Judge:
+    return Judge(Policy.load(), MODEL, {}, "median", budget.load(), judged=600)
+
+
+def state(samples: dict[str, list[float]], *crits: Criterion, more: bool, boots: dict[str, list[int]] | None = None,
+          commands: list[Command] | None = None) -> SuiteState:  # fmt: skip
+    return SuiteState({c.id: c for c in crits}, samples, Measurements(), more, commands or [], boots=boots or {})
+
+
+# -- the simulated board's draws against its regime's figures ----------------------------------------------------
+
+
+@pytest.mark.parametrize("regime", ["realistic", "harsh"])
+def test_each_class_strays_boot_to_boot_and_within_a_boot_as_its_figures_say(regime: str) -> None:
+    """800 boots of three runs each: the run-to-run spread across boots is the row's sd (its class figure at the
+    regime's level), the spread inside one boot its within-boot part, sd x sqrt(1 - between)."""
+    s = spread.load(regime=regime)
+    rows = [crit("copy"), crit("lat_ctx-2-64k (us)", suite="lmbench", unit="us", direction="lower"),
+            crit("1m", suite="emmc", chapter="storage", metric="Write EXT4 Throughput (Mbytes/sec)"),
+            crit("cjpeg", suite="coremark_pro", unit="workloads/s")]  # fmt: skip
+    for c in rows:
+        row = s.row(c)
+        sampler = values.Sampler(random.Random(11))
+        boots = []
+        for _ in range(800):
+            sampler.boot()
+            boots.append([math.log(sampler.draw(c.value, c.direction, row, c.id)) for _ in range(3)])
+        across = statistics.stdev(b[0] for b in boots)
+        within = math.sqrt(statistics.fmean(statistics.variance(b) for b in boots))
+        k = MODEL.class_of(c)
+        assert row.sd == (k.sd if regime == "realistic" else k.p90) and row.between == k.between
+        assert across == pytest.approx(row.sd, rel=0.12), (c.row, across, row.sd)
+        assert within == pytest.approx(row.sd * math.sqrt(1 - row.between), rel=0.12), (c.row, within)
+
+
+def test_failed_runs_come_at_their_class_rate_and_print_zero() -> None:
+    c = crit("64", suite="ethernet", chapter="network", table="CPSW2g UDP Egress Throughput 0 loss",
+             unit="Mbits/sec", metric="THROUGHPUT (Mbits/sec)")  # fmt: skip
+    row = spread.load().row(c)
+    assert row.failed == MODEL.class_of(c).failed == 0.005
+    sampler = values.Sampler(random.Random(3))
+    zeros = sum(sampler.draw(c.value, c.direction, row, c.id) == 0.0 for _ in range(20000))
+    assert 60 <= zeros <= 145  # 100 expected
+    assert spread.load(regime="harsh").row(c).failed == pytest.approx(0.015)
+    assert spread.load(regime="quiet").row(c).failed == 0.0
+
+
+def test_a_published_range_is_read_for_its_run_count() -> None:
+    """12.33 (min 12, max 13) is three runs: its sd is about range / 1.693, not range / 4."""
+    c = crit("x", value=12.33, lo=12.0, hi=13.0, suite="coremark_pro", unit="workloads/s")
+    g = sequential.from_guide(c)
+    assert g == pytest.approx(1 / (1.693 * 12.33))
+    assert MODEL.prior(c).source == "guide min/max (3 runs by its cells' arithmetic)"
+
+
+# -- the verdict on that noise ------------------------------------------------------------------------------------
+
+
+def test_a_failed_run_is_set_aside_never_averaged() -> None:
+    """A throughput of 0 among good runs: the previous rule averaged it in (the geometric mean could not even be
+    taken, the mean fell to two thirds); now it is set aside with its reason, the good runs decide, and its reason
+    shows in the judgement."""
+    c = crit("copy", lo=99.0, hi=101.0)
+    j = judge()
+    d = j.decide(state({c.id: [0.0]}, c, more=True))
+    assert c.id in d.undecided  # nothing valid yet: its command runs again
+    d = j.decide(state({c.id: [0.0, 100.0, 101.0]}, c, more=False))
+    got = d.judgements[c.id]
+    assert got.verdict == PASS and got.measured == 100.5 and "1 of 3 runs INVALID" in got.message
+    assert "a failed run: it measured 0" in j.invalid[c.id][0]
+
+
+def test_a_criterion_whose_runs_are_mostly_invalid_fails_with_the_reasons() -> None:
+    c = crit("copy", lo=99.0, hi=101.0)
+    d = judge().decide(state({c.id: [0.0, 0.0, 100.0]}, c, more=False))
+    got = d.judgements[c.id]
+    assert got.verdict in (FAIL, NOT_MEASURED) and "2 of 3 runs INVALID" in got.message and "(x2)" in got.message
+    runner_said = SuiteState({c.id: c}, {}, Measurements(), False, [], invalid={c.id: ["iperf3: unable to connect"]})
+    assert "unable to connect" in judge().decide(runner_said).judgements[c.id].message
+
+
+def test_repeats_inside_one_boot_cannot_pass_what_only_boots_can_show() -> None:
+    """A memory bandwidth 6 % above its 10 % threshold, three runs inside one boot agreeing to 0.1 %: the previous rule
+    (the run's own noise) passed it at once; 90 % of this class's noise lies between boots, which one boot cannot
+    show, so its command runs again after a fresh boot; three boots that agree decide it."""
+    c = crit("copy", lo=98.0, hi=102.0)
+    others = [crit(f"r{i}", lo=98.0, hi=102.0) for i in range(4)]
+    every = [c, *others]
+    cmds = [Command("stream", 30.0, tuple(x.id for x in every))]
+    inside = {x.id: [95.4, 95.5, 95.45] for x in every}
+    j = judge()
+    d = j.decide(state(inside, *every, more=True, boots={x.id: [0, 0, 0] for x in every}, commands=cmds))
+    assert c.id in d.undecided and d.reboot
+    spread_over = {x.id: [95.4, 95.5, 95.45, 95.6, 95.3] for x in every}
+    d = j.decide(state(spread_over, *every, more=False, boots={x.id: [0, 0, 0, 1, 2] for x in every}, commands=cmds))
+    assert d.judgements[c.id].verdict == PASS
+    assert j.final(c.id) is not None and j.final(c.id).decision.boots == 3
+
+
+def test_looking_after_every_run_spends_the_error_rate() -> None:
+    """A board exactly at its threshold, looked at after every run, passes at most alpha_pass in all: look k may
+    spend alpha / (k (k + 1)), so later looks ask for more."""
+    assert sum(sequential.spend(0.05, k) for k in range(1, 10000)) == pytest.approx(0.05, rel=1e-3)
+    assert MODEL.q_pass(30, 1) < MODEL.q_pass(30, 2) < MODEL.q_pass(30, 10)
+    assert MODEL.q_pass(30, 1) == pytest.approx(sequential.t_quantile(0.025, 30))
+
+
+def test_a_maximum_is_held_by_the_median_of_its_runs() -> None:
+    """A cyclictest maximum of 69 us: runs of 70 and 72 us and one that caught a rare 140 us latency. The mean of the
+    logs (the previous rule) is pulled past its threshold by one run; the median of the runs holds."""
+    c = crit("Maximum (usec)", suite="rt_latency", chapter="rt", unit="us", value=69.0, direction="lower",
+             metric="CPU 0")  # fmt: skip
+    assert MODEL.class_of(c).tail and MODEL.prior(c).tail
+    j = judge()
+    d = j.decide(state({c.id: [70.0, 140.0, 72.0]}, c, more=False, commands=[Command("ct", 70.0, (c.id,))]))
+    assert d.judgements[c.id].verdict == PASS, d.judgements[c.id].message
+    worse = j.decide(state({c.id: [95.0, 97.0, 93.0]}, c, more=False, commands=[Command("ct", 70.0, (c.id,))]))
+    assert worse.judgements[c.id].verdict != PASS  # 38 % worse: its median is past the 25 % tolerance
+
+
+def test_a_two_mode_row_is_no_spread() -> None:
+    """lat_ctx 7.4-195 us around 60: two modes; its noise is its whole range, so it cannot be held to 10 %."""
+    c = crit("lat_ctx-4-256k (us)", suite="lmbench", unit="us", value=60.0, lo=7.4, hi=195.0, direction="lower")
+    p = MODEL.prior(c)
+    assert "two modes" in p.source and p.shape == pytest.approx(math.log(195 / 7.4) / 1.128)
+    assert judge().undecidable(c, 20)
+
+
+def test_the_gate_keeps_at_their_tolerance_what_its_beta_allows() -> None:
+    """am62xx_sk: the criteria kept at their own tolerance are the likeliest to pass, their chances of not passing
+    sum to at most beta_gate; the rest are LIMITED, held to a wider tolerance."""
+    from perfgate import boards
+    from perfgate.run import plan
+
+    sel = criteria.select("am62xx_sk", None)
+    j = Judge(Policy.load(), MODEL, {}, "median", budget.load(), judged=len(sel.criteria))
+    suites: dict[str, list[Criterion]] = {}
+    for c in sel.criteria:
+        suites.setdefault(c.suite, []).append(c)
+    profile = boards.profile("am62xx_sk")
+    j.allocate({s: (cs, plan.commands(s, cs, profile, {}, j.budget), 3) for s, cs in suites.items()})
+    assert j.own is not None and 0.4 * len(sel.criteria) < len(j.own) < len(sel.criteria)
+    assert j.allocated["beta_spent"] <= MODEL.beta_gate
+    cpu = next(c for c in sel.criteria if c.suite == "nbench")
+    assert cpu.id in j.own and not j.undecidable(cpu, 3)
