@@ -18,6 +18,7 @@ from perfgate.model import Criterion
 from perfgate.sim import data as sim_data
 from perfgate.sim import faults as sim_faults
 from perfgate.sim import shell
+from perfgate.sim import spread as sim_spread
 from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.answers import Answers
 from perfgate.tolerance import Policy
@@ -27,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed as seed_release
+from workload_harness import SIM_LAB, context
 
 SUITES = ["lmbench", "dhrystone", "whetstone", "linpack", "nbench", "stream", "coremark_pro", "multibench"]
 BOARDS = ["am62xx_sk", "am43xx_gpevm", "am574x_idk", "j784s4_evm", "am64xx_evm"]
@@ -37,7 +39,7 @@ class SimContext:
 
     def __init__(self, board: str, faults: str = "", seed: int = 1, garbage_for: str = "") -> None:
         self.data = sim_data.load(board, sim_faults.parse(faults), release=seed_release(board))
-        self.answers = Answers(self.data, random.Random(seed))
+        self.answers = Answers(self.data, random.Random(seed), sim_spread.load(regime="quiet"))  # plumbing: quiet
         self.shell = shell.Board(self.data, self.answers, speed=10000.0)
         self.board, self.profile, self.lab = board, self.data.profile, self.data.lab
         self.repeat, self.virtual = 1, True
@@ -245,3 +247,22 @@ def test_expected_answers_every_planned_command(suite: str) -> None:
             exp = sim_workloads.expected(wl, run.command, crits, profile, {})
             assert exp is not None and exp.tool == run.tool, run.command
             assert set(exp.values) == set(run.keys), run.command
+
+
+def test_dhrystone_a_run_of_a_few_ticks_is_run_again_long_enough() -> None:
+    """A lab that runs TI's 40000000 runs on a board of about 6.8 million a second: about 6 s, one whole-second tick
+    is 17 % of it, so the workload runs it again with enough runs that a tick is at most 2.5 % (its settings), says so,
+    and judges the longer run; a lab that allows no longer run is told its rate cannot be judged finer."""
+    from perfgate.workloads import dhrystone
+
+    lab = {**SIM_LAB, "workloads": {**SIM_LAB["workloads"], "dhrystone": {"runs": 40_000_000}}}
+    ctx = context(dhrystone.WORKLOAD, "am62xx_sk", "dhrystone", lab=lab)
+    m = dhrystone.WORKLOAD.measure(ctx.criteria, ctx)
+    runs = [int(c.split("dhrystone ")[1].split()[0]) for _, c in ctx.commands if "dhrystone " in c]
+    assert runs[0] == 40_000_000 and len(runs) == 2 and runs[1] >= 2.5e8  # about 40 s: a tick 2.5 %
+    assert any("running" in n and "tick is" in n for n in ctx.notes) and m.values
+    capped = {**lab, "workloads": {**lab["workloads"], "dhrystone": {"runs": 40_000_000, "max_seconds": 5}}}
+    ctx = context(dhrystone.WORKLOAD, "am62xx_sk", "dhrystone", lab=capped)
+    dhrystone.WORKLOAD.measure(ctx.criteria, ctx)
+    assert sum("dhrystone " in c for _, c in ctx.commands) == 1
+    assert any("cannot be judged finer" in n for n in ctx.notes)

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from perfgate import paths
+from perfgate.datafile import line_of, load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
 from perfgate.tolerance import compile_match, matches
@@ -149,3 +151,80 @@ def bimodal(c: Criterion, ratio: float) -> bool:
     """A row the guide prints in two modes: its max at least `ratio` times its min (lat_ctx 7.4-195 us, OSPI
     21-192 MB/s): its mean is a mixture, its range no spread."""
     return c.min is not None and c.max is not None and c.min > 0 and c.max >= ratio * c.min
+
+
+# -- the simulated board's regimes (variables/sim.yaml): data the gate names in its reports, read without the simulator
+
+REGIME_KEYS = ("description", "level", "guide", "cap", "between", "tails", "failed", "bimodal")
+
+
+@dataclass(frozen=True)
+class Regime:
+    name: str
+    description: str = ""
+    level: str = "sd"  # the class figure rows without a published spread take: sd (typical) or p90
+    guide: str = "d2"  # how a published range is read: d2 (range / d2(N), clamped to the class) or range4 (today's)
+    cap: float | None = None  # every row's sd at most this
+    between: bool = True  # a share of the noise between boots
+    tails: bool = True  # maxima jump now and then
+    failed: float = 1.0  # times the class's failed-run rate
+    bimodal: bool = True  # rows the guide shows in two modes: one mode per boot
+
+
+def data_path() -> Path:
+    return paths.variables() / "sim.yaml"
+
+
+def regimes(path: Path | None = None) -> tuple[str, dict[str, Regime]]:
+    """variables/sim.yaml: its default regime and every regime by name."""
+    path = path or data_path()
+    data = load_mapping(path, "a mapping with regime and regimes")
+    unknown = sorted(set(data) - {"regime", "regimes"})
+    if unknown:
+        raise DataError(f"unknown key {unknown[0]!r} (expected regime, regimes)", path,
+                        line_of(path, unknown[0]))  # fmt: skip
+    table = data.get("regimes")
+    if not isinstance(table, dict) or not table:
+        raise DataError("regimes: must be a mapping of regime name to its settings", path, line_of(path, "regimes"))
+    out: dict[str, Regime] = {}
+    for name, spec in table.items():
+        line = line_of(path, str(name))
+        if not isinstance(spec, dict):
+            raise DataError(f"regimes.{name}: must be a mapping", path, line)
+        bad = sorted(set(spec) - set(REGIME_KEYS))
+        if bad:
+            raise DataError(f"regimes.{name}: unknown key {bad[0]!r} (expected {', '.join(REGIME_KEYS)})", path, line)
+        level, guide = spec.get("level", "sd"), spec.get("guide", "d2")
+        if level not in ("sd", "p90") or guide not in ("d2", "range4"):
+            raise DataError(f"regimes.{name}: level must be sd or p90, guide d2 or range4", path, line)
+        try:
+            cap = None if spec.get("cap") is None else float(spec["cap"])
+            failed = float(spec.get("failed", 1.0))
+        except (TypeError, ValueError):
+            raise DataError(f"regimes.{name}: cap and failed must be numbers", path, line) from None
+        flags = {k: spec.get(k, True) for k in ("between", "tails", "bimodal")}
+        if not all(isinstance(v, bool) for v in flags.values()):
+            raise DataError(f"regimes.{name}: between, tails and bimodal must be true or false", path, line)
+        out[str(name)] = Regime(str(name), str(spec.get("description", "")), level, guide, cap, failed=failed,
+                                **flags)  # fmt: skip
+    default = str(data.get("regime", ""))
+    if default not in out:
+        raise DataError(f"regime: {default!r} is not one of the regimes ({', '.join(out)})", path,
+                        line_of(path, "regime"))  # fmt: skip
+    return default, out
+
+
+def regime_from(text: str | None, origin: str = "SIM_NOISE") -> str | None:
+    """SIM_NOISE as given: None or empty for the file's default; an unknown name lists the known ones."""
+    if text is None or str(text).strip() == "":
+        return None
+    _, known = regimes()
+    if str(text) not in known:
+        raise DataError(f"{origin}: {text!r} is not a noise regime (known: {', '.join(known)}; variables/sim.yaml)")
+    return str(text)
+
+
+def describe_regime(regime: Regime, cap: float | None = None) -> str:
+    """`noise regime realistic: <its description>` (with SIM_SPREAD's cap, when given)."""
+    capped = f", every row capped at {cap:g} (SIM_SPREAD)" if cap is not None else ""
+    return f"noise regime {regime.name}{capped}: {regime.description}"

@@ -107,9 +107,9 @@ class Session:
     def sim_noise(self, lab: str, board: str) -> str | None:
         """The simulated board's noise regime and what it means (variables/sim.yaml; SIM_NOISE), None where the lab
         does not start the simulated board."""
+        from perfgate import noiseclass
         from perfgate.board import lab as labs
         from perfgate.errors import PerfgateError
-        from perfgate.sim import spread
 
         if not self.virtual:
             return None
@@ -119,8 +119,10 @@ class Session:
             return None
         if "{sim_noise}" not in start:
             return None
-        regime = spread.regime_from(str_or_none(self.var("SIM_NOISE")))
-        return spread.load(regime=regime).describe()
+        default, known = noiseclass.regimes()
+        regime = noiseclass.regime_from(str_or_none(self.var("SIM_NOISE"))) or default
+        spread = str_or_none(self.var("SIM_SPREAD"))
+        return noiseclass.describe_regime(known[regime], float(spread) if spread else None)
 
     def announce(self, lab: str, comparison: str) -> tuple[list[tuple[str, str]], list[str]]:
         """What the run says of itself when it opens: the top suite's metadata (`comparison`: the log's link to

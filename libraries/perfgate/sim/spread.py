@@ -12,27 +12,13 @@ import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from perfgate import noiseclass, paths
+from perfgate import noiseclass
 from perfgate import sequential as seq
-from perfgate.datafile import line_of, load_mapping
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.noiseclass import NoiseClass
-
-REGIME_KEYS = ("description", "level", "guide", "cap", "between", "tails", "failed", "bimodal")
-
-
-@dataclass(frozen=True)
-class Regime:
-    name: str
-    description: str = ""
-    level: str = "sd"  # the class figure rows without a published spread take: sd (typical) or p90
-    guide: str = "d2"  # how a published range is read: d2 (range / d2(N), clamped to the class) or range4 (today's)
-    cap: float | None = None  # every row's sd at most this
-    between: bool = True  # a share of the noise between boots
-    tails: bool = True  # maxima jump now and then
-    failed: float = 1.0  # times the class's failed-run rate
-    bimodal: bool = True  # rows the guide shows in two modes: one mode per boot
+from perfgate.noiseclass import NoiseClass, Regime, regimes
+from perfgate.noiseclass import data_path as data_path
+from perfgate.noiseclass import regime_from as regime_from
 
 
 @dataclass(frozen=True)
@@ -108,12 +94,7 @@ class Spread:
         return RowNoise(min(sd, self.cap if self.cap is not None else 10.0, self.regime.cap or 10.0))
 
     def describe(self) -> str:
-        cap = f", every row capped at {self.cap:g} (SIM_SPREAD)" if self.cap is not None else ""
-        return f"noise regime {self.regime.name}{cap}: {self.regime.description}"
-
-
-def data_path() -> Path:
-    return paths.variables() / "sim.yaml"
+        return noiseclass.describe_regime(self.regime, self.cap)
 
 
 def cap_from(text: str | float | None, origin: str = "SIM_SPREAD") -> float | None:
@@ -127,55 +108,6 @@ def cap_from(text: str | float | None, origin: str = "SIM_SPREAD") -> float | No
     if not 0 <= value < 10 or math.isnan(value):
         raise DataError(f"{origin}: {text!r} is out of range (0 up to 10)")
     return value
-
-
-def regimes(path: Path | None = None) -> tuple[str, dict[str, Regime]]:
-    """variables/sim.yaml: its default regime and every regime by name."""
-    path = path or data_path()
-    data = load_mapping(path, "a mapping with regime and regimes")
-    unknown = sorted(set(data) - {"regime", "regimes"})
-    if unknown:
-        raise DataError(f"unknown key {unknown[0]!r} (expected regime, regimes)", path,
-                        line_of(path, unknown[0]))  # fmt: skip
-    table = data.get("regimes")
-    if not isinstance(table, dict) or not table:
-        raise DataError("regimes: must be a mapping of regime name to its settings", path, line_of(path, "regimes"))
-    out: dict[str, Regime] = {}
-    for name, spec in table.items():
-        line = line_of(path, str(name))
-        if not isinstance(spec, dict):
-            raise DataError(f"regimes.{name}: must be a mapping", path, line)
-        bad = sorted(set(spec) - set(REGIME_KEYS))
-        if bad:
-            raise DataError(f"regimes.{name}: unknown key {bad[0]!r} (expected {', '.join(REGIME_KEYS)})", path, line)
-        level, guide = spec.get("level", "sd"), spec.get("guide", "d2")
-        if level not in ("sd", "p90") or guide not in ("d2", "range4"):
-            raise DataError(f"regimes.{name}: level must be sd or p90, guide d2 or range4", path, line)
-        try:
-            cap = None if spec.get("cap") is None else float(spec["cap"])
-            failed = float(spec.get("failed", 1.0))
-        except (TypeError, ValueError):
-            raise DataError(f"regimes.{name}: cap and failed must be numbers", path, line) from None
-        flags = {k: spec.get(k, True) for k in ("between", "tails", "bimodal")}
-        if not all(isinstance(v, bool) for v in flags.values()):
-            raise DataError(f"regimes.{name}: between, tails and bimodal must be true or false", path, line)
-        out[str(name)] = Regime(str(name), str(spec.get("description", "")), level, guide, cap, failed=failed,
-                                **flags)  # fmt: skip
-    default = str(data.get("regime", ""))
-    if default not in out:
-        raise DataError(f"regime: {default!r} is not one of the regimes ({', '.join(out)})", path,
-                        line_of(path, "regime"))  # fmt: skip
-    return default, out
-
-
-def regime_from(text: str | None, origin: str = "SIM_NOISE") -> str | None:
-    """SIM_NOISE as given: None or empty for the file's default; an unknown name lists the known ones."""
-    if text is None or str(text).strip() == "":
-        return None
-    _, known = regimes()
-    if str(text) not in known:
-        raise DataError(f"{origin}: {text!r} is not a noise regime (known: {', '.join(known)}; variables/sim.yaml)")
-    return str(text)
 
 
 def load(cap: float | None = None, path: Path | None = None, regime: str | None = None) -> Spread:
