@@ -146,7 +146,7 @@ def test_limited_criteria_are_listed_apart(page: str, entries: list[dict]) -> No
         e = limited[cid]
         assert verdict == e["verdict"]
         assert f'class="num held-to">{html.fmt(e["limited"]["threshold"])}<' in row
-        assert f'class="num guide-worst">{html.fmt(e["limited"]["guide_worst"])}<' in row
+        assert f'class="num tolerance-used">{html.fmt(e["limited"]["tolerance_pct"])} %' in row
         assert f'class="num detectable">{e["limited"]["detectable_pct"]:.0f} %<' in row
         assert e["limited"]["reason"] in row
     marked = [i for _, i, lim in ROW.findall(page) if lim]

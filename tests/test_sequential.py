@@ -1,7 +1,7 @@
 """The three-way, sequential verdict (perfgate.sequential, perfgate.pooling, perfgate.suite_decision): the board's
 own noise pooled across a suite with the guide as a prior, Student t with honest degrees of freedom, FAIL held to the
 whole gate's error rate and to the guide's own spread, artefact spreads never used, reruns by command within a
-budget, criteria the budget cannot decide judged against the guide's worst; variables/noise.yaml and budget.yaml
+budget, criteria the budget cannot hold to their tolerance held to a wider one; variables/noise.yaml and budget.yaml
 errors named by line. Where the behaviour changed, each test says what the previous rule (each criterion alone, its
 noise the guide's min/max, z = 2 to pass and 3 to fail, whole suites rerun up to REPEAT 3) did with the same data."""
 

@@ -107,13 +107,13 @@ def test_each_regime_reads_a_row_as_its_file_says() -> None:
     assert harsh.of(bare) == 0.11 and harsh.row(wide).sd == pytest.approx(0.22)  # at most 2 x p90
     assert real.of(None, "cpu load (%)") == 0.13  # a metric without criterion: the classes on metric names
     assert spread.load(0.0).of(wide) == 0.0 and spread.load(0.05, regime="harsh").of(rt) == 0.05
-    assert "realistic" in real.describe() and spread.load().regime.name == "realistic"  # the default
+    assert "realistic" in real.describe()
 
 
 def test_a_two_mode_row_takes_one_mode_per_boot() -> None:
     """lat_ctx 7.4-195 us around 60: each boot shows one mode (the low one as often as the mean implies)."""
     c = crit("lmbench", "r", "lat_ctx-4-256k (us)", 60.0, "lower", min=7.4, max=195.0)
-    row = spread.load().row(c)
+    row = spread.load(regime="realistic").row(c)
     assert row.modes == (7.4, 195.0, pytest.approx((195.0 - 60.0) / (195.0 - 7.4)))
     s = values.Sampler(random.Random(4))
     lows = 0
@@ -128,7 +128,7 @@ def test_a_two_mode_row_takes_one_mode_per_boot() -> None:
 def test_no_clamp_makes_a_failure_impossible() -> None:
     """Under its realistic noise a healthy board sometimes misses a 10 % gate on one run, as real boards do."""
     c = mbs(crit("stream", "r", "copy (MB/s)", 100.0, min=70.0, max=130.0))
-    rng, row = random.Random(3), spread.load().row(c)
+    rng, row = random.Random(3), spread.load(regime="realistic").row(c)
     s = values.Sampler(rng)
     worse = 0
     for _ in range(2000):
@@ -140,11 +140,11 @@ def test_no_clamp_makes_a_failure_impossible() -> None:
 def test_boot_time_is_drawn_with_its_class_and_a_heavy_tail() -> None:
     """Boot time: about 5 % a boot, and now and then a boot far slower (the guides' max >= 1.5x min)."""
     fig = data_mod.Figure(10.0, "lower", 9.0, 11.0, "x")
-    noise = board_data([]).figure_noise(fig, spread.load())
+    noise = board_data([]).figure_noise(fig, spread.load(regime="realistic"))
     assert noise.sd > 0
     c = crit("boot_time", "r", "Boot time", 18.15, "lower", min=17.32, max=36.26)
     c = Criterion(**{**c.__dict__, "chapter": "boot"})
-    row = spread.load().row(c)
+    row = spread.load(regime="realistic").row(c)
     assert row.cls == "boot-time" and row.jumps == 0.03 and row.between == 0
     s = values.Sampler(random.Random(5))
     draws = [s.draw(c.value, c.direction, row, c.id) for _ in range(3000)]
@@ -165,6 +165,14 @@ def test_a_broken_sim_yaml_names_file_key_and_line(tmp_path, text: str, message:
     with pytest.raises(DataError) as e:
         spread.load(path=f)
     assert message in str(e.value) and e.value.path == str(f) and e.value.line == line
+
+
+def test_the_products_default_regime_is_realistic(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PERFGATE_SIM_NOISE", raising=False)  # the tests' own default (tests/conftest.py) aside
+    assert spread.load().regime.name == "realistic"
+    monkeypatch.setenv("PERFGATE_SIM_NOISE", "loud")
+    with pytest.raises(DataError, match="PERFGATE_SIM_NOISE: 'loud' is not a noise regime"):
+        spread.load()
 
 
 def test_sim_noise_names_the_known_regimes() -> None:

@@ -10,7 +10,7 @@ The rule (perfgate.sequential, perfgate.pooling, perfgate.suite_decision): each 
 this run, pooled across its suite's rows with the guide's spread as a prior, a Student t with honest degrees of
 freedom; a FAIL is held to the whole gate's error rate and to the guide's own spread; a decision once reached is final;
 only the commands of criteria still undecided run again, within their most runs and the suite's rerun budget; a
-criterion the budget cannot decide at its tolerance is judged against the guide's own worst value (`limited`); a
+criterion the budget cannot hold to its tolerance is held to the wider one its runs can decide (`limited`); a
 tail-latency run shorter than the guide's cannot pass. AGGREGATE:best has no noise model: every command runs REPEAT
 times (or the budget's fewest runs) and the best of each criterion's values is judged as it is.
 """

@@ -1,7 +1,7 @@
 """comparison.html (one self-contained file per run) and the per-suite table logged into Robot's log.
 
 Failures first: the page opens with the criteria that fail the gate (failed, not measured, then inconclusive), then
-the criteria judged against the guide's worst value (`limited`), then one section per suite, the suites with the worst
+the criteria held to a wider tolerance (`limited`), then one section per suite, the suites with the worst
 verdicts first and each suite's rows by severity (failed, not measured, inconclusive, passed with warning, passed,
 skipped; the run's order within a verdict). Each verdict shows the noise it used; each suite its trend across the
 board's history (perfgate.report.trend) when the history holds earlier runs of it.

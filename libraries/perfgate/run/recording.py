@@ -98,15 +98,15 @@ def verdict_problems(recording: Recording | None, session: Session, undecided: b
 
 
 def tightness(entries: list[dict]) -> list[str]:
-    """What the run could and could not check tightly: the criteria decided at their tolerance, those judged against
-    the guide's own worst value (LIMITED: the budget could not decide them at their tolerance), with the smallest
-    regression each can detect, and those left inconclusive."""
+    """What the run could and could not check tightly: the criteria held to their own tolerance, those held to the
+    wider one their runs could decide (LIMITED), with the smallest regression each can detect, and those left
+    inconclusive (held to their own tolerance or LIMITED)."""
     judged = [e for e in entries if e.get("verdict") in ("pass", "warn", "fail", "inconclusive")]
     if not judged:
         return []
     limited = [e for e in judged if e.get("limited")]
     undecided = [e for e in judged if e.get("verdict") == "inconclusive"]
-    tight = len(judged) - len(limited) - len(undecided)
+    tight = sum(1 for e in judged if not e.get("limited") and e.get("verdict") != "inconclusive")
     out = [f"perfgate: checked at their tolerance: {tight} of {len(judged)} criteria judged"]
     if limited:
         by_suite: dict[str, int] = {}
@@ -114,8 +114,8 @@ def tightness(entries: list[dict]) -> list[str]:
             by_suite[e.get("suite", "?")] = by_suite.get(e.get("suite", "?"), 0) + 1
         worst = sorted(limited, key=lambda e: -(e["limited"].get("detectable_pct") or 0))[:3]
         detect = ", ".join(f"{e.get('name')} {e['limited'].get('detectable_pct'):g}%" for e in worst)
-        out.append(f"perfgate: LIMITED (noise too wide for their tolerance in the runs allowed; held to the guide's "
-                   f"own worst value): {len(limited)} ({', '.join(f'{s} {n}' for s, n in by_suite.items())}); the "
+        out.append(f"perfgate: LIMITED (noise too wide for their tolerance in the runs and boots allowed; held to "
+                   f"the tolerance their runs can decide): {len(limited)} ({', '.join(f'{s} {n}' for s, n in by_suite.items())}); the "
                    f"smallest regressions they can detect are as large as: {detect}")  # fmt: skip
     if undecided:
         out.append(
