@@ -114,9 +114,10 @@ def tightness(entries: list[dict]) -> list[str]:
             by_suite[e.get("suite", "?")] = by_suite.get(e.get("suite", "?"), 0) + 1
         worst = sorted(limited, key=lambda e: -(e["limited"].get("detectable_pct") or 0))[:3]
         detect = ", ".join(f"{e.get('name')} {e['limited'].get('detectable_pct'):g}%" for e in worst)
+        suites = ", ".join(f"{s} {n}" for s, n in by_suite.items())
         out.append(f"perfgate: LIMITED (noise too wide for their tolerance in the runs and boots allowed; held to "
-                   f"the tolerance their runs can decide): {len(limited)} ({', '.join(f'{s} {n}' for s, n in by_suite.items())}); the "
-                   f"smallest regressions they can detect are as large as: {detect}")  # fmt: skip
+                   f"the tolerance their runs can decide): {len(limited)} ({suites}); the smallest regressions they "
+                   f"can detect are as large as: {detect}")  # fmt: skip
     if undecided:
         out.append(
             f"perfgate: inconclusive (too close to their threshold to tell): {len(undecided)}: "
