@@ -151,10 +151,10 @@ def test_missing_tool_makes_its_criteria_unavailable() -> None:
     assert "not on the board" in next(iter(m.unavailable.values()))
 
 
-def test_unrecognised_output_is_missing_with_the_reason() -> None:
+def test_unrecognised_output_is_an_invalid_run_with_the_reason() -> None:
     crits, m, _ = measure("am62xx_sk", "linpack", garbage_for="linpack")
-    assert set(m.missing) == {c.id for c in crits}
-    assert "linpack output not recognised" in next(iter(m.missing.values()))
+    assert set(m.invalid) == {c.id for c in crits} and not m.missing
+    assert "linpack output not recognised" in next(iter(m.invalid.values()))[0]
     assert not m.values
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from perfgate import sequential
@@ -40,6 +41,9 @@ class SuiteState:
     measured: Measurements  # what the runs missed, skipped, which tool, run lengths, values averaged over
     more_runs: bool  # whether another round may follow at all (False: the board was lost, the suite cannot run)
     commands: list[Command] = field(default_factory=list)  # the suite's commands (none: one command for all)
+    # criterion id -> the reason of each INVALID run so far (a failed run, a throttled board: never a sample)
+    invalid: dict[str, list[str]] = field(default_factory=dict)
+    boots: dict[str, list[int]] = field(default_factory=dict)  # criterion id -> the boot of each sample, in step
 
 
 @dataclass
@@ -49,6 +53,7 @@ class SuiteDecision:
     undecided: list[str] = field(default_factory=list)  # criteria whose commands run again
     judgements: dict[str, Judgement] = field(default_factory=dict)  # final, once nothing is undecided
     measured: Measurements | None = None  # the Measurements judged: each criterion's samples aggregated
+    reboot: bool = False  # bring the board up afresh (power-cycle or reboot, log in) before the next round
 
     @property
     def final(self) -> bool:
@@ -81,9 +86,35 @@ class Judge:
             again = seq.step(stop=self._lost(state) or not state.more_runs, final=self._short_and_passing(state))
             self._finals.update(seq.final)
             if again:
-                return SuiteDecision(undecided=again)
+                return self._with_invalid(state, SuiteDecision(undecided=again))
         measured = self._settled(state)
-        return SuiteDecision(judgements=self._judge_all(state, measured), measured=measured)
+        return self._with_invalid(state, SuiteDecision(judgements=self._judge_all(state, measured), measured=measured))
+
+    # -- INVALID runs (issue 28): set aside by the runner, never samples ------------------------------------------
+    def _with_invalid(self, state: SuiteState, d: SuiteDecision) -> SuiteDecision:
+        """A criterion with INVALID runs and no valid sample yet runs again while its command may (its most runs, no
+        board lost); at the end one whose runs are mostly INVALID fails naming their reasons, and every judgement
+        of a criterion with INVALID runs says how many were set aside and why."""
+        seq = self._sequences.get(tuple(sorted(state.criteria)))
+        again = [cid for cid, bad in state.invalid.items() if cid in state.criteria and not state.samples.get(cid)
+                 and state.more_runs and not self._lost(state)
+                 and len(bad) < (seq.max_runs(cid) if seq is not None else self.budget.runs_for(0) or 1)]  # fmt: skip
+        if again:
+            return replace(d, undecided=sorted(set(d.undecided) | set(again)), judgements={}, measured=None)
+        for cid, bad in state.invalid.items():
+            j = d.judgements.get(cid)
+            if j is None or not bad:
+                continue
+            valid = len(state.samples.get(cid, []))
+            counts = ", ".join(f"{n} × {r}" for r, n in Counter(bad).most_common())
+            said = f"{len(bad)} of {len(bad) + valid} runs INVALID, set aside: {counts}"
+            if len(bad) > valid:
+                c = state.criteria[cid]
+                j = replace(j, verdict=FAIL, message=f"{c.name}: FAIL: not measured: {said}")
+            else:
+                j = replace(j, message=f"{j.message} ({said})")
+            d.judgements[cid] = j
+        return d
 
     def begin(self, criteria: dict[str, Criterion]) -> None:
         """A suite is measured afresh: nothing decided for its criteria before (an earlier `Measure Suite` of the same

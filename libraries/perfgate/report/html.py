@@ -118,6 +118,8 @@ def _row(e: dict, run_dir: Path | None) -> dict:
     limited = e.get("limited") if isinstance(e.get("limited"), dict) else None
     return {
         "e": e,
+        "invalid": len(e.get("invalid") or []),
+        "invalid_tip": "; ".join(str(i.get("reason")) for i in e.get("invalid") or [] if isinstance(i, dict)),
         "noise": noise,
         "noise_tip": noise_tip,
         "limited": limited,

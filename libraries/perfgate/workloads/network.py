@@ -235,9 +235,9 @@ class ToolChain:
             except ToolMissing as e:
                 self.dead[tool] = str(e)
                 self.ctx.note(f"{tool} cannot be used ({e}); trying the next tool")
-            except ParseError as e:
-                for cid in ids:
-                    self.out.missing[cid] = f"{tool} output not recognised: {e}"
+            except ParseError as e:  # the tool failed (its peer did not answer, an error): an INVALID run
+                evidence = getattr(self.ctx, "last_evidence", "")
+                self.out.set_invalid(ids, f"{tool} output not recognised: {e}", evidence)
                 return None
         reasons = "; ".join(f"{t}: {r}" for t, r in self.dead.items()) or "no tool configured"
         for cid in ids:
