@@ -87,11 +87,23 @@ class State:
         return out
 
     def describe(self) -> str:
-        s = self.summary()
-        parts = [f"CPU {s['cpu_mhz']} MHz" if "cpu_mhz" in s else "CPU clock unknown", s.get("governor", "")]
-        parts += [f"{s['temp_c']:g} °C" if "temp_c" in s else "", f"throttle {s.get('throttle')}" if s.get("throttle")
-                  else "", f"link {s['link']}" if "link" in s else ""]  # fmt: skip
-        return ", ".join(p for p in parts if p)
+        return describe(self.summary())
+
+    def entry(self) -> dict:
+        """run.json's state of the board: the summary, its storage devices and their mounts."""
+        return {**self.summary(), "storage": self.storage, "mounts": self.mounts}
+
+
+def describe(s: dict) -> str:
+    """A state summary (State.summary) in words: `CPU 1400 MHz, performance, 46 °C, link 1000/full`."""
+    parts = [f"CPU {s['cpu_mhz']} MHz" if "cpu_mhz" in s else "CPU clock unknown", s.get("governor", "")]
+    parts += [f"{s['temp_c']:g} °C" if "temp_c" in s else "", f"throttle {s.get('throttle')}" if s.get("throttle")
+              else "", f"link {s['link']}" if "link" in s else ""]  # fmt: skip
+    if s.get("storage"):
+        parts.append("storage " + ", ".join(f"{dev} {model}" for dev, model in s["storage"].items()))
+    if s.get("mounts"):
+        parts.append("mounted " + ", ".join(s["mounts"]))
+    return ", ".join(p for p in parts if p)
 
 
 def _int(text: str) -> int | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from robot.api import SkipExecution, logger
 
-from perfgate import sequential, waivers
+from perfgate import sequential, validity, waivers
 from perfgate.judge import Judge
 from perfgate.model import Criterion
 from perfgate.report.recorder import RunRecorder
@@ -65,6 +65,9 @@ def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callab
     samples = result.samples.get(c.id, [])
     if len(samples) > 1:
         logger.info(f"{len(samples)} runs {samples}, {settings.aggregate}: {j.measured}")
+    for s in result.states.get(c.id, []):
+        around = " → ".join(validity.describe(s[k]) for k in ("before", "after") if k in s)
+        logger.info(f"Board state around run {s['run']} ({link(s['evidence'])}): {html.escape(around)}", html=True)
     files = result.invalid_evidence.get(c.id, [])
     for n, reason in enumerate(result.invalid.get(c.id, [])):
         raw = f" ({link(files[n])})" if n < len(files) and files[n] else ""
@@ -232,7 +235,9 @@ class Recording:
         state = "interrupted" if self.session.interrupted else "finished"
         never = self.never_ran() if self.session.interrupted else []
         self._record_never_reached(never)
-        page = self.recorder.finish({"signal": self.session.signal, "never_ran": never}, state=state)
+        first = self.runner.first_state
+        board_state = {"board_state": first.entry()} if first is not None else {}
+        page = self.recorder.finish({"signal": self.session.signal, "never_ran": never, **board_state}, state=state)
         self.console_verdict()
         return page
 

@@ -174,6 +174,7 @@ class Runner:
         self._state: tuple[str, dict, dict] | None = None  # (read command, expected state, rules); "" when off
         self.boot_ids: list[str] = []  # the boots seen in this run, in order (the state reads' boot ids)
         self.reboots = 0  # the boards brought up afresh by the runner (SuiteDecision.reboot)
+        self.first_state: validity.State | None = None  # the board's state at the run's first read (run.json)
 
     def measure(self, suite: str, judge: Judge) -> SuiteResult:
         """Run the suite's workload, keep every raw output, and judge each criterion of the board. Every command runs
@@ -327,6 +328,7 @@ class Runner:
             return None
         state = validity.parse(text)
         state.raw = text
+        self.first_state = self.first_state or state
         if state.boot_id and state.boot_id not in self.boot_ids:
             self.boot_ids.append(state.boot_id)
         return state
