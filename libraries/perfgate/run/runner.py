@@ -68,6 +68,7 @@ class Check:
         return out
 
 
+REUSE_SECONDS = 5.0  # a clean state read after one command stands as the next one's read before it, this fresh
 STATE_WHERE = ("shell", "console")  # where a command runs on the board's Linux: its state is read around it
 MAX_ROUNDS = 50  # a guard: the budget (at most 20 runs of any command) ends every suite long before this
 
@@ -95,7 +96,7 @@ class Context:
             setup: tuple[str, ...] = ()) -> str:  # fmt: skip
         r = self._runner
         logger.console(progress.starting(self.suite, where, command, timeout, r.expected(self.suite, where, command)))
-        before = r.read_state() if where in STATE_WHERE else None
+        before = r.read_state(reuse=True) if where in STATE_WHERE else None
         started = time.monotonic()
         try:
             if where == "host":
@@ -175,6 +176,7 @@ class Runner:
         self.boot_ids: list[str] = []  # the boots seen in this run, in order (the state reads' boot ids)
         self.reboots = 0  # the boards brought up afresh by the runner (SuiteDecision.reboot)
         self.first_state: validity.State | None = None  # the board's state at the run's first read (run.json)
+        self._clean: tuple[float, validity.State] | None = None  # the last read after a command, when it was clean
 
     def measure(self, suite: str, judge: Judge) -> SuiteResult:
         """Run the suite's workload, keep every raw output, and judge each criterion of the board. Every command runs
@@ -312,10 +314,15 @@ class Runner:
         except AssertionError as e:  # the next round finds the board lost, and says so
             logger.error(f"{suite}: the reboot before the next round failed: {e}")
         self.reboots += 1
+        self._clean = None
 
-    def read_state(self) -> validity.State | None:
+    def read_state(self, reuse: bool = False) -> validity.State | None:
         """The board's state (one short command), or None when it cannot be read (no board library, a LAVA lab whose
-        commands are planned ahead, bad settings, a board that does not answer)."""
+        commands are planned ahead, bad settings, a board that does not answer). `reuse`: the read after the last
+        command stands for this one when it was clean and is at most REUSE_SECONDS old (half the reads)."""
+        clean, self._clean = self._clean, None  # used once: a command that fails leaves no read after it
+        if reuse and clean is not None and time.monotonic() - clean[0] <= REUSE_SECONDS:
+            return clean[1]
         board = self.board_library()
         if self._state is None:
             self._state = self._state_settings(board)
@@ -351,6 +358,7 @@ class Runner:
         assert self._state is not None
         rules = dict(self._state[2].get("rules") or {})
         problems = validity.problems(before, after, self._state[1], rules, suite)
+        self._clean = (time.monotonic(), after) if after is not None and not problems else None
         path = str(Path(evidence).with_suffix(".state.txt"))
         text = f"# the board's state before `{command}`\n{before.raw}\n# after it\n{after.raw if after else ''}\n"
         Path(path).write_text(text, encoding="utf-8")
