@@ -300,3 +300,64 @@ def test_the_runner_brings_the_board_up_afresh_when_the_judge_asks_and_records_e
     assert board.reboots == 1
     assert seen == [{one.id: [0]}, {one.id: [0, 1]}, {one.id: [0, 1, 1]}]
     assert result.boots[one.id] == [0, 1, 1] and len(result.samples[one.id]) == 3
+
+
+@pytest.mark.slow
+def test_a_judge_that_asks_for_a_fresh_boot_gets_one_and_each_sample_says_its_boot(tmp_path: Path) -> None:
+    """Over the simulated board's pty and SSH: the judge asks for a fresh boot after the first round
+    (tests/reboot_listener.py); the runner reboots the board through the board library, the second round's samples
+    are taken in the second boot (another boot id in their state reads), and metrics.json says each sample's boot."""
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp_path / "results"), "PYTHONPATH": str(ROOT / "libraries")}
+    argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--console", "dotted", "-v",
+            f"BOARD:{BOARD}", "-v", "SIM_SPEED:20", "-v", "INCONCLUSIVE:pass", "--listener",
+            str(ROOT / "tests" / "reboot_listener.py"), "--suite", "stream", str(ROOT / "suites")]  # fmt: skip
+    p = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert "stream: the board is brought up afresh before the next round" in p.stdout, p.stdout[-2000:]
+    (run,) = (tmp_path / "results" / "virtual" / BOARD).glob("2*")
+    entries = json.loads((run / "metrics.json").read_text())
+    assert entries and all(e["verdict"] == "pass" for e in entries)
+    for e in entries:
+        assert e["boots"][:2] == [0, 1] and len(e["boots"]) == len(e["samples"])
+        first, second = e["board_state"][0], e["board_state"][1]
+        assert first["after"]["boot"] != second["after"]["boot"]
+    assert (run / "serial.log").read_text(errors="replace").count("Starting kernel") == 2
+
+
+def test_the_simulated_boards_state_files_show_a_throttled_run_until_the_next_read() -> None:
+    """The simulated board's shell answers the gate's state read (its grep, its globs, its /sys files); with
+    `throttle:stream` the first stream run throttles the board, the read after it shows it (and the cooling device's
+    state changes), the board recovers after that read, and the second run is not throttled."""
+    import asyncio
+    import random
+
+    from perfgate import criteria
+    from perfgate.run import plan
+    from perfgate.sim import answers, data
+    from perfgate.sim.shared import Board as SimBoard
+    from perfgate.sim.shell import Session, Sink, run_text
+
+    d = data.load(BOARD, faults.parse("throttle:stream"))
+    crits = criteria.load(BOARD, "stream")
+    command = plan.workload("stream").plan(crits, d.profile, d.lab)[0].command
+
+    async def nowhere(text: str, err: bool) -> None:
+        return None
+
+    async def reads() -> list[validity.State]:
+        board = SimBoard(d, answers.Answers(d, random.Random(0)), speed=1000.0)
+        shell = Session(board, Sink(nowhere, "ssh"))
+        out = []
+        for line in ["read", command, "read", "read", command, "read"]:
+            text, _ = await run_text(shell, validity.read_command("eth0") if line == "read" else line)
+            if line == "read":
+                out.append(validity.parse(text))
+        return out
+
+    before, after, recovered, last = asyncio.run(reads())
+    assert before.cpu_khz == [1400000] * 4 and before.governors == ["performance"] * 4 and before.speed == 1000
+    assert before.boot_id and before.storage == {"mmcblk0": "8GTF4R", "mmcblk1": "SD16G"}
+    assert (before.cooling, after.cooling, recovered.cooling, last.cooling) == ([0], [2], [0], [0])
+    rules, expect = validity.settings()["rules"], {"cpu_mhz": 1400, "link_mbps": 1000}
+    assert "throttled during the run (cooling devices changed state 1 times)" in validity.problems(
+        before, after, expect, rules, "stream")  # fmt: skip
+    assert validity.problems(recovered, last, expect, rules, "stream") == []
