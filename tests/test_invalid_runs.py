@@ -163,6 +163,10 @@ def test_the_new_faults_parse_and_say_what_they_are() -> None:
     for bad in ("link:fast", "throttle:", "invalid-run:iperf3:twice"):
         with pytest.raises(Exception, match="fault"):
             faults.parse(bad)
+    from perfgate.sim import data
+
+    with pytest.raises(Exception, match="fault throttle:nosuch: no such tool"):  # a fault that spoils nothing
+        data.load(BOARD, faults.parse("throttle:nosuch"))
 
 
 # -- end to end: robot over the simulated board's pty and SSH -------------------------------------------------
