@@ -116,13 +116,14 @@ def test_board_without_the_medium_is_not_applicable() -> None:
     assert "has no nvme" in (wl.applicable([], {"name": "am62xx_sk", "has": ["emmc"]}, LAB) or "")
 
 
-def test_unrecognised_fio_output_is_not_measured_and_names_its_evidence() -> None:
+def test_unrecognised_fio_output_is_an_invalid_run_naming_its_evidence() -> None:
     ctx = context(workload("emmc"), "am64xx_evm", "emmc", lab=LAB)
     ctx.run = lambda command, **kw: "fio: engine libaio not loadable\n"  # type: ignore[method-assign]
     ctx.last_evidence = "raw/emmc/fio-emmc-ext4-4k-1.txt"
     m = workload("emmc").measure(ctx.criteria, ctx)
-    assert not m.values and set(m.missing) == {c.id for c in ctx.criteria}
-    assert all(r.startswith("fio output not recognised (raw/emmc/fio-emmc-ext4-4k-1.txt)") for r in m.missing.values())
+    assert not m.values and not m.missing and set(m.invalid) == {c.id for c in ctx.criteria}
+    assert all(r[0].startswith("fio output not recognised: ") for r in m.invalid.values())
+    assert all(m.invalid_evidence[c.id] == ["raw/emmc/fio-emmc-ext4-4k-1.txt"] for c in ctx.criteria)
     assert all(m.evidence[c.id] == ["raw/emmc/fio-emmc-ext4-4k-1.txt"] for c in ctx.criteria)
 
 

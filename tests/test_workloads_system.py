@@ -13,7 +13,7 @@ import pytest
 
 from perfgate import boards, criteria, paths
 from perfgate.datafile import load_mapping
-from perfgate.errors import ToolMissing
+from perfgate.errors import BoardLost, ToolMissing
 from perfgate.model import Criterion
 from perfgate.sim import data as sim_data
 from perfgate.sim import faults as sim_faults
@@ -153,10 +153,10 @@ def test_missing_tool_makes_its_criteria_unavailable() -> None:
     assert "not on the board" in next(iter(m.unavailable.values()))
 
 
-def test_unrecognised_output_is_missing_with_the_reason() -> None:
+def test_unrecognised_output_is_an_invalid_run_with_the_reason() -> None:
     crits, m, _ = measure("am62xx_sk", "linpack", garbage_for="linpack")
-    assert set(m.missing) == {c.id for c in crits}
-    assert "linpack output not recognised" in next(iter(m.missing.values()))
+    assert set(m.invalid) == {c.id for c in crits} and not m.missing
+    assert "linpack output not recognised" in next(iter(m.invalid.values()))[0]
     assert not m.values
 
 
@@ -180,11 +180,11 @@ def test_lmbench_servers_stopped_even_when_the_board_drops() -> None:
 
     def run(command: str, **kw: object) -> str:
         if command.startswith("lat_ops"):
-            raise AssertionError("timeout")
+            raise BoardLost("the SSH session went away")  # a timeout is an INVALID run instead (test_invalid_runs)
         return real(command, **kw)  # type: ignore[arg-type]
 
     ctx.run = run  # type: ignore[method-assign]
-    with pytest.raises(AssertionError):
+    with pytest.raises(BoardLost):
         wl.measure(crits, ctx)
     assert any(" -S " in c for c in ctx.commands)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from perfgate import sequential, validity
@@ -265,13 +266,15 @@ class Judge:
             f = self._finals.get(cid) if state.samples.get(cid) else None
             bad = state.invalid.get(cid, [])
             if bad and len(bad) > len(state.samples.get(cid, [])):  # mostly invalid: no release rests on the rest
-                out[cid] = judge(c, None, tol, invalid_reason(bad, len(state.samples.get(cid, []))))
+                said = invalid_reason(bad, len(state.samples.get(cid, [])))
+                j = judge(c, None, tol, said)
+                out[cid] = replace(j, verdict=FAIL, message=f"{c.name}: FAIL: not measured: {said}")
                 continue
             j = judge(c, value, tol, reason) if f is None or f.limited is None else self._limited(c, value, tol, f)
             if f is not None:
                 j = _with_decision(j, f)
             if bad:
-                j = replace(j, message=f"{j.message}; {invalid_reason(bad, len(state.samples.get(cid, [])))}")
+                j = replace(j, message=f"{j.message} ({invalid_reason(bad, len(state.samples.get(cid, [])))})")
             # a tail-latency criterion: its run length beside the guide's; shorter and not failing is inconclusive
             out[cid] = sequential.with_run_length(j, c, tol, measured.lengths.get(cid))
         return out
@@ -289,12 +292,9 @@ class Judge:
 
 
 def invalid_reason(reasons: list[str], valid: int) -> str:
-    """`2 of 5 runs INVALID (set aside, never averaged): <reason> (x2)`."""
-    counts: dict[str, int] = {}
-    for r in reasons:
-        counts[r] = counts.get(r, 0) + 1
-    why = "; ".join(f"{r}" + (f" (x{n})" if n > 1 else "") for r, n in counts.items())
-    return f"{len(reasons)} of {len(reasons) + valid} runs INVALID (set aside, never averaged): {why}"
+    """`2 of 5 runs INVALID, set aside: 2 × <reason>`: never averaged, counted per reason."""
+    counts = ", ".join(f"{n} × {r}" for r, n in Counter(reasons).most_common())
+    return f"{len(reasons)} of {len(reasons) + valid} runs INVALID, set aside: {counts}"
 
 
 def _with_decision(j: Judgement, f: Final) -> Judgement:

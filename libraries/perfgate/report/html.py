@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from perfgate import validity
 from perfgate.report import atomic, history, rundir
 from perfgate.report.charts import COLOURS
 from perfgate.report.metrics import VERDICTS, counts, evidence_of, robot_test, suite_verdict, verdict_reason
@@ -118,6 +119,8 @@ def _row(e: dict, run_dir: Path | None) -> dict:
     limited = e.get("limited") if isinstance(e.get("limited"), dict) else None
     return {
         "e": e,
+        "invalid": len(e.get("invalid") or []),
+        "invalid_tip": "; ".join(str(i.get("reason")) for i in e.get("invalid") or [] if isinstance(i, dict)),
         "noise": noise,
         "noise_tip": noise_tip,
         "limited": limited,
@@ -254,6 +257,7 @@ def render(run: rundir.Run, charts: bool = True) -> str:
         complete=run.state == "finished",
         state=run.state,
         reason=verdict_reason(run.meta, entries, never),
+        board_state=validity.describe(run.meta["board_state"]) if isinstance(run.meta.get("board_state"), dict) else "",
         never_ran=never_ran_by_suite(run, never),
         duration=_duration(run.meta),
         counts=counts(entries),

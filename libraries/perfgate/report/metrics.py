@@ -178,9 +178,26 @@ def summary_csv(entries: Iterable[dict]) -> str:
     return out.getvalue()
 
 
+def invalid_samples(entries: Iterable[dict]) -> dict:
+    """run.json's count of INVALID runs (set aside: a failed run, a throttled board) and their share of all runs."""
+    entries = list(entries)
+    bad = sum(len(e.get("invalid") or []) for e in entries)
+    runs = bad + sum(len(e.get("samples") or []) for e in entries)
+    return {"invalid_samples": bad, "invalid_rate": round(bad / runs, 4) if runs else 0.0}
+
+
 def verdict_reason(meta: dict, entries: Iterable[dict], never_ran: list[str] | None = None) -> str:
     """Why the run has its verdict, in one line (console, run.json, comparison.html)."""
     entries = list(entries)
+    inv = invalid_samples(entries)
+    if inv["invalid_samples"] and run_state(meta) == "finished":
+        bad = inv["invalid_samples"]
+        return f"{_verdict_reason(meta, entries, never_ran)}; {bad} INVALID run{'s' if bad > 1 else ''} set aside " \
+               f"({inv['invalid_rate'] * 100:.1f} % of runs)"  # fmt: skip
+    return _verdict_reason(meta, entries, never_ran)
+
+
+def _verdict_reason(meta: dict, entries: list[dict], never_ran: list[str] | None) -> str:
     state = run_state(meta)
     if state != "finished":
         never = meta.get("never_ran") if never_ran is None else never_ran

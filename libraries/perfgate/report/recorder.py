@@ -22,6 +22,7 @@ from perfgate.report.metrics import (
     RUN_JSON,
     SUMMARY_CSV,
     counts,
+    invalid_samples,
     normalise,
     now,
     run_verdict,
@@ -77,6 +78,7 @@ class RunRecorder:
         entries = self.entries
         self.meta["status"] = state
         self.meta["counts"] = counts(entries)
+        self.meta.update(invalid_samples(entries))
         self.meta["verdict"] = run_verdict(self.meta, entries)
         self.meta["verdict_reason"] = verdict_reason(self.meta, entries)
         self._write_meta()

@@ -5,13 +5,14 @@ perfgate.report.recorder (the files)."""
 
 from __future__ import annotations
 
+import html
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from robot.api import SkipExecution, logger
 
-from perfgate import sequential, waivers
+from perfgate import sequential, validity, waivers
 from perfgate.judge import Judge
 from perfgate.model import Criterion
 from perfgate.report.recorder import RunRecorder
@@ -64,6 +65,13 @@ def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callab
     samples = result.samples.get(c.id, [])
     if len(samples) > 1:
         logger.info(f"{len(samples)} runs {samples}, {settings.aggregate}: {j.measured}")
+    for s in result.states.get(c.id, []):
+        around = " → ".join(validity.describe(s[k]) for k in ("before", "after") if k in s)
+        logger.info(f"Board state around run {s['run']} ({link(s['evidence'])}): {html.escape(around)}", html=True)
+    files = result.invalid_evidence.get(c.id, [])
+    for n, reason in enumerate(result.invalid.get(c.id, [])):
+        raw = f" ({link(files[n])})" if n < len(files) and files[n] else ""
+        logger.info(f"INVALID run, set aside: {html.escape(reason)}{raw}", html=True)
     if j.verdict == sequential.INCONCLUSIVE and settings.inconclusive == "pass":
         logger.warn(f"{j.message} (INCONCLUSIVE:pass: an inconclusive criterion does not fail the gate)")
     elif j.verdict == sequential.INCONCLUSIVE:
@@ -193,9 +201,26 @@ class Recording:
             "tool": suite.measured.tools.get(c.id, "") if suite else "",
             "evidence": [os.path.relpath(f, self.session.run_dir) for f in evidence],
             "samples": suite.samples.get(c.id, []) if suite else [],
+            **self._invalid_entry(c, suite),
             **self._noise_entry(c, suite),
             **run_length(suite.measured.lengths.get(c.id) if suite else None),
         }
+
+    def _invalid_entry(self, c: Criterion, suite: SuiteResult | None) -> dict:
+        """metrics.json's INVALID runs of a criterion (each with its reason and raw output), the boot of each sample
+        and the board's state around each run."""
+        if suite is None:
+            return {"invalid": []}
+        files = suite.invalid_evidence.get(c.id, [])
+        invalid = [{"reason": r, "evidence": os.path.relpath(files[n], self.session.run_dir) if n < len(files) and
+                    files[n] else None} for n, r in enumerate(suite.invalid.get(c.id, []))]  # fmt: skip
+        out: dict = {"invalid": invalid}
+        if suite.boots.get(c.id):
+            out["boots"] = suite.boots[c.id]
+        if suite.states.get(c.id):
+            out["board_state"] = [{**s, "evidence": os.path.relpath(s["evidence"], self.session.run_dir)}
+                                  for s in suite.states[c.id]]  # fmt: skip
+        return out
 
     def _noise_entry(self, c: Criterion, suite: SuiteResult | None) -> dict:
         """metrics.json's noise of a measured criterion (the relative sd per value its sequential verdict used, its
@@ -211,7 +236,9 @@ class Recording:
         state = "interrupted" if self.session.interrupted else "finished"
         never = self.never_ran() if self.session.interrupted else []
         self._record_never_reached(never)
-        page = self.recorder.finish({"signal": self.session.signal, "never_ran": never}, state=state)
+        first = self.runner.first_state
+        board_state = {"board_state": first.entry()} if first is not None else {}
+        page = self.recorder.finish({"signal": self.session.signal, "never_ran": never, **board_state}, state=state)
         self.console_verdict()
         return page
 

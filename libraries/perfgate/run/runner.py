@@ -9,14 +9,17 @@ their budget (perfgate.budget: REPEAT caps it).
 
 from __future__ import annotations
 
+import html
 import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from robot.api import logger
 
+from perfgate import validity
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.judge import Judge, SuiteState
 from perfgate.model import Criterion
@@ -24,6 +27,7 @@ from perfgate.report import progress
 from perfgate.run import plan
 from perfgate.run.session import Session
 from perfgate.verdict import Judgement
+from perfgate.workloads import network as net
 from perfgate.workloads.base import Measurements, Workload
 
 
@@ -39,8 +43,33 @@ class SuiteResult:
     judgements: dict[str, Judgement] = field(default_factory=dict)
     skip_reason: str | None = None
     rounds: int = 0  # rounds of runs: every command once, then the undecided ones' commands again
+    # criterion id -> the reason of each INVALID run (set aside: never a sample), and its raw output, in step
+    invalid: dict[str, list[str]] = field(default_factory=dict)
+    invalid_evidence: dict[str, list[str]] = field(default_factory=dict)
+    boots: dict[str, list[int]] = field(default_factory=dict)  # criterion id -> the boot of each sample, in step
+    # criterion id -> the board's state around each of its runs, valid or not (validity.State.summary)
+    states: dict[str, list[dict]] = field(default_factory=dict)
 
 
+@dataclass
+class Check:
+    """The board's state read before and after one command, and why it makes the command's samples INVALID."""
+
+    before: validity.State | None
+    after: validity.State | None
+    problems: list[str]
+    file: str  # the raw reads, beside the command's output
+
+    def entry(self, round_: int, evidence: str) -> dict:
+        out: dict = {"run": round_, "evidence": evidence}
+        for when, s in (("before", self.before), ("after", self.after)):
+            if s is not None:
+                out[when] = s.summary()
+        return out
+
+
+REUSE_SECONDS = 5.0  # a clean state read after one command stands as the next one's read before it, this fresh
+STATE_WHERE = ("shell", "console")  # where a command runs on the board's Linux: its state is read around it
 MAX_ROUNDS = 50  # a guard: the budget (at most 20 runs of any command) ends every suite long before this
 
 
@@ -61,11 +90,13 @@ class Context:
         self.duration = None if duration in (None, "", "NONE") else duration  # -v DURATION: network seconds
         self.files: list[str] = []
         self.last_evidence = ""
+        self.checks: dict[str, Check] = {}  # evidence file -> the board's state around its command
 
     def run(self, command: str, *, timeout: float = 600.0, label: str = "", where: str = "shell",
             setup: tuple[str, ...] = ()) -> str:  # fmt: skip
         r = self._runner
         logger.console(progress.starting(self.suite, where, command, timeout, r.expected(self.suite, where, command)))
+        before = r.read_state(reuse=True) if where in STATE_WHERE else None
         started = time.monotonic()
         try:
             if where == "host":
@@ -83,6 +114,8 @@ class Context:
         path = r.keep_evidence(self.suite, label or "output", command, text, elapsed, where)
         self.files.append(path)
         self.last_evidence = path
+        if before is not None:
+            self.checks[path] = r.check(self.suite, command, path, before, r.read_state())
         if not_found(text):
             error = ToolMissing(f"`{command.split()[0]}` is not on the board ({not_found(text)})")
             logger.console(progress.finished(self.suite, elapsed, error))
@@ -139,6 +172,11 @@ class Runner:
         self.by_id: dict[str, SuiteResult] = {}  # criterion id -> its measured suite
         self._evidence_count: dict[tuple[str, str], int] = {}
         self._previous: dict[tuple[str, str, str], float] | None = None  # the last run's time per command
+        self._state: tuple[str, dict, dict] | None = None  # (read command, expected state, rules); "" when off
+        self.boot_ids: list[str] = []  # the boots seen in this run, in order (the state reads' boot ids)
+        self.reboots = 0  # the boards brought up afresh by the runner (SuiteDecision.reboot)
+        self.first_state: validity.State | None = None  # the board's state at the run's first read (run.json)
+        self._clean: tuple[float, validity.State] | None = None  # the last read after a command, when it was clean
 
     def measure(self, suite: str, judge: Judge) -> SuiteResult:
         """Run the suite's workload, keep every raw output, and judge each criterion of the board. Every command runs
@@ -174,16 +212,18 @@ class Runner:
         subset, i = crits, 0
         while True:
             self._run_once(workload, subset, result, i)
-            decision = judge.decide(SuiteState(result.criteria, result.samples, result.measured, True, cmds))
+            decision = judge.decide(self._state_of(result, True, cmds))
             if decision.final or i >= MAX_ROUNDS:
                 break
+            if decision.reboot:
+                self.reboot(suite)
             again = set(decision.undecided)
             subset, i = [c for c in crits if c.id in again], i + 1
             undecided = sorted(cid for cid in again if judge.final(cid) is None)
             logger.info(f"{suite}: round {i + 1}: the commands of {len(undecided)} undecided criteria run again "
                         f"({', '.join(undecided)})")  # fmt: skip
         if not decision.final:  # a judge that never settles must not hang the run: judged on what it has
-            decision = judge.decide(SuiteState(result.criteria, result.samples, result.measured, False, cmds))
+            decision = judge.decide(self._state_of(result, False, cmds))
         assert decision.measured is not None
         result.measured = decision.measured
         result.judgements = decision.judgements
@@ -204,9 +244,11 @@ class Runner:
             # what earlier suites and runs measured stays, and this suite's criteria fail with the reason
             m = Measurements(missing=dict.fromkeys(ids, f"bad input: {e}"))
             logger.error(f"perfgate: {result.suite}: {e}")
+        self._set_aside(ctx, m, result, i)
         for cid, v in m.values.items():
             if cid in result.criteria:
                 result.samples.setdefault(cid, []).append(float(v))
+                result.boots.setdefault(cid, []).append(self._boot_of(ctx, m.evidence.get(cid) or ctx.files))
         for cid in ids:
             files = [f for f in m.evidence.get(cid, []) if f] or ctx.files
             result.evidence.setdefault(cid, []).extend(files)
@@ -217,9 +259,119 @@ class Runner:
         result.measured.add_lengths(m.lengths)  # a tail-latency criterion: the shortest run counts
         result.measured.add_averaged(m.averaged)  # boot time: each value the mean of BOOT_CYCLES boots
 
-    @staticmethod
-    def _judged(result: SuiteResult, judge: Judge, more_runs: bool) -> SuiteResult:
-        decision = judge.decide(SuiteState(result.criteria, result.samples, result.measured, more_runs))
+    def _set_aside(self, ctx: Context, m: Measurements, result: SuiteResult, i: int) -> None:
+        """Round `i`'s values taken while the board's state was wrong (throttled, a low clock, a slow link) or that
+        say the tool measured nothing become INVALID runs; every INVALID run joins the suite's with its reason (and
+        the log says so); each run's board state joins its criterion's."""
+        for cid, v in list(m.values.items()):
+            c = result.criteria.get(cid)
+            files = m.evidence.get(cid) or ctx.files
+            checks = [ctx.checks[f] for f in files if f in ctx.checks]
+            reasons = [p for ch in checks for p in ch.problems]
+            odd = validity.implausible(c, float(v)) if c is not None else None
+            if c is not None and (reasons or odd):
+                bad = next((f for f in files if f in ctx.checks and ctx.checks[f].problems), files[-1] if files else "")
+                m.set_invalid([cid], "; ".join(dict.fromkeys(reasons + ([odd] if odd else []))), bad)
+        for cid in result.criteria:
+            files = dict.fromkeys(m.evidence.get(cid, []) + m.invalid_evidence.get(cid, []))
+            result.states.setdefault(cid, []).extend(ctx.checks[f].entry(i + 1, f) for f in files if f in ctx.checks)
+        for cid, reasons in m.invalid.items():
+            if cid not in result.criteria:
+                continue
+            files = m.invalid_evidence.get(cid, [])
+            for n, reason in enumerate(reasons):
+                file = files[n] if n < len(files) else ""
+                result.invalid.setdefault(cid, []).append(reason)
+                result.invalid_evidence.setdefault(cid, []).append(file)
+                link = f" → {self.link(file)}" if file else ""
+                logger.info(f"INVALID: {result.criteria[cid].name} (round {i + 1}): {html.escape(reason)}{link}",
+                            html=True)  # fmt: skip
+        if m.invalid:
+            why = sorted({r for cid, rs in m.invalid.items() if cid in result.criteria for r in rs})
+            logger.console(f"perfgate: {result.suite}: round {i + 1}: INVALID runs of {len(m.invalid)} criteria, set "
+                           f"aside: {'; '.join(why)[:300]}")  # fmt: skip
+
+    def _boot_of(self, ctx: Context, files: list[str]) -> int:
+        """The boot (0: the first this run saw) a sample was taken in: its state read's boot id, else the boards
+        the runner brought up afresh so far."""
+        for f in files:
+            ch = ctx.checks.get(f)
+            boot = ch.after.boot_id if ch is not None and ch.after is not None else ""
+            if boot in self.boot_ids:
+                return self.boot_ids.index(boot)
+        return self.reboots
+
+    def _state_of(self, result: SuiteResult, more_runs: bool, cmds: list | None = None) -> SuiteState:
+        return SuiteState(result.criteria, result.samples, result.measured, more_runs, cmds or [],
+                          invalid=result.invalid, boots=result.boots)  # fmt: skip
+
+    def reboot(self, suite: str) -> None:
+        """Bring the board up afresh before the next round (the judge asked for repetition across boots): the board
+        library's reboot (a power-cycle where the lab has a switch), then the shell and SSH again."""
+        board = self.board_library()
+        if board is None:  # no board library (commands on this host only): nothing to boot
+            return
+        logger.console(f"perfgate: {suite}: the board is brought up afresh before the next round")
+        try:
+            board.reboot_board()
+        except AssertionError as e:  # the next round finds the board lost, and says so
+            logger.error(f"{suite}: the reboot before the next round failed: {e}")
+        self.reboots += 1
+        self._clean = None
+
+    def read_state(self, reuse: bool = False) -> validity.State | None:
+        """The board's state (one short command), or None when it cannot be read (no board library, a LAVA lab whose
+        commands are planned ahead, bad settings, a board that does not answer). `reuse`: the read after the last
+        command stands for this one when it was clean and is at most REUSE_SECONDS old (half the reads)."""
+        clean, self._clean = self._clean, None  # used once: a command that fails leaves no read after it
+        if reuse and clean is not None and time.monotonic() - clean[0] <= REUSE_SECONDS:
+            return clean[1]
+        board = self.board_library()
+        if self._state is None:
+            self._state = self._state_settings(board)
+        if not self._state[0] or board is None:
+            return None
+        try:
+            text = board.run_on_board(self._state[0], timeout=float(self._state[2].get("timeout", 15)))
+        except (AssertionError, PerfgateError) as e:
+            logger.info(f"the board's state could not be read: {e}")
+            return None
+        state = validity.parse(text)
+        state.raw = text
+        self.first_state = self.first_state or state
+        if state.boot_id and state.boot_id not in self.boot_ids:
+            self.boot_ids.append(state.boot_id)
+        return state
+
+    def _state_settings(self, board: Any) -> tuple[str, dict, dict]:
+        if board is None or getattr(board, "lava", None) is not None:
+            return "", {}, {}
+        s = self.session
+        try:
+            conf = validity.settings()
+            interface = str(net.settings("ethernet", s.profile, s.lab).get("interface") or "eth0")
+            return validity.read_command(interface, conf), dict(s.profile.get("board_state") or {}), conf
+        except PerfgateError as e:
+            logger.error(f"perfgate: the board's state is not read around its commands: {e}")
+            return "", {}, {}
+
+    def check(self, suite: str, command: str, evidence: str, before: validity.State,
+              after: validity.State | None) -> Check:  # fmt: skip
+        """The board's state around one command, kept beside its output, and why it invalidates its samples."""
+        assert self._state is not None
+        rules = dict(self._state[2].get("rules") or {})
+        problems = validity.problems(before, after, self._state[1], rules, suite)
+        self._clean = (time.monotonic(), after) if after is not None and not problems else None
+        path = str(Path(evidence).with_suffix(".state.txt"))
+        text = f"# the board's state before `{command}`\n{before.raw}\n# after it\n{after.raw if after else ''}\n"
+        Path(path).write_text(text, encoding="utf-8")
+        if problems:
+            logger.info(f"board state around `{command}`: {before.describe()}; after: "
+                        f"{after.describe() if after else 'not read'}: INVALID: {'; '.join(problems)}")  # fmt: skip
+        return Check(before, after, problems, path)
+
+    def _judged(self, result: SuiteResult, judge: Judge, more_runs: bool) -> SuiteResult:
+        decision = judge.decide(self._state_of(result, more_runs))
         assert decision.measured is not None
         result.measured = decision.measured
         result.judgements = decision.judgements

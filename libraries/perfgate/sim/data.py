@@ -205,7 +205,8 @@ def load(board_name: str, faults: Faults, lab_name: str = "sim", release: str | 
             raise DataError(f"fault degrade:{glob}:{pct:g} matches none of {board}'s {len(crits)} criteria{example}",
                             "FAULTS")  # fmt: skip
         notes.append(f"fault degrade:{glob}:{pct:g} matches {len(hits)} criteria")
-    for kind, named in (("missing-tool", faults.missing_tool), ("ssh-drop", faults.ssh_drop)):
+    with_tool = {k: {what} for k, (what, _) in faults.conditions.items() if k in ("invalid-run", "throttle")}
+    for kind, named in (("missing-tool", faults.missing_tool), ("ssh-drop", faults.ssh_drop), *with_tool.items()):
         for tool in sorted(set(named) - set(TOOLS)):
             raise DataError(f"fault {kind}:{tool}: no such tool (tools: {', '.join(TOOLS)})", "FAULTS")
     return BoardData(board, profile, lab, degraded, faults, notes, published=crits)

@@ -29,6 +29,7 @@ class Board:
     suspend: Callable[[str, float | None], Awaitable[None]] | None = None
     asleep: str | None = None  # the kernel's sleep state (deep, shallow, s2idle) while suspended
     jobs: set[asyncio.Task] = field(default_factory=set)  # background jobs (`cmd &`) still running
+    condition: object | None = None  # what its /sys files say (perfgate.sim.condition.Condition, made at first use)
 
     def __post_init__(self) -> None:
         if self.answers._index or self.answers.workloads:

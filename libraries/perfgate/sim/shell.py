@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from perfgate.sim import answers as answers_mod
-from perfgate.sim import programs
+from perfgate.sim import condition, programs
 from perfgate.sim.answers import RenderError
 from perfgate.sim.programs import timing
 from perfgate.sim.programs.base import WRAPPER_ARGS, Exit, PowerOff, Reboot
@@ -333,6 +333,21 @@ class Session:
         hook = programs.answer_hooks().get(answer.tool)  # an answer that depends on the board's state
         if hook is not None:
             answer = hook(answer, self.board)
+        cond = condition.of(self.board)
+        answer, failed = condition.start(cond, data.faults, answer)  # FAULTS: a failed run, a throttled board...
+        if failed is not None:
+            await asyncio.sleep(min(0.2, self.board.max_wait))
+            await out.write(failed[0], not failed[0].lstrip().startswith("{"))
+            return failed[1]
+        try:
+            return await self._answer(answer, out)
+        finally:
+            condition.ended(cond)
+
+    async def _answer(self, answer, out: _Out) -> int:
+        """The tool's output, drawn around its values, taking about as long as the real tool takes."""
+        data = self.board.data
+        raw = answer.command
         try:
             text = self.board.answers.render(answer)
         except RenderError as e:

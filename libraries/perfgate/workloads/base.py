@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from perfgate.errors import ParseError, ToolMissing
+from perfgate.errors import BoardLost, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.sequential import RunLength
 
@@ -88,10 +88,19 @@ class Measurements:
     # criterion id -> how many independent runs each of its values is the mean of (boot time: BOOT_CYCLES boots);
     # the gate's noise for it is one run's over the square root of that (sequential.NoiseModel.prior, averaged)
     averaged: dict[str, int] = field(default_factory=dict)
+    # criterion id -> one reason per INVALID run of this round (a tool error, a timeout, a peer that did not answer):
+    # never a value, never averaged; the runner runs it again within the budget (`missing` is for what could not be
+    # measured at all: no tool, the board lost). `invalid_evidence` holds each one's raw output file, in step.
+    invalid: dict[str, list[str]] = field(default_factory=dict)
+    invalid_evidence: dict[str, list[str]] = field(default_factory=dict)
 
     def merge(self, other: Measurements) -> None:
         self.values.update(other.values)
         self.missing.update(other.missing)
+        for cid, reasons in other.invalid.items():
+            self.invalid.setdefault(cid, []).extend(reasons)
+            files = other.invalid_evidence.get(cid, [])
+            self.invalid_evidence.setdefault(cid, []).extend(files + [""] * (len(reasons) - len(files)))
         self.skipped.update(other.skipped)
         self.tools.update(other.tools)
         self.unavailable.update(other.unavailable)
@@ -100,6 +109,14 @@ class Measurements:
         self.add_lengths(other.lengths)
         self.parsed.update(other.parsed)
         self.add_averaged(other.averaged)
+
+    def set_invalid(self, ids: list[str], reason: str, evidence: str = "") -> None:
+        """This run of the criteria `ids` is invalid for `reason` (its raw output: `evidence`); a value this round
+        gave them before is withdrawn."""
+        for cid in ids:
+            self.values.pop(cid, None)
+            self.invalid.setdefault(cid, []).append(reason)
+            self.invalid_evidence.setdefault(cid, []).append(evidence)
 
     def add_averaged(self, averaged: dict[str, int]) -> None:
         """The fewest runs averaged counts (the noisiest of the values)."""
@@ -144,8 +161,9 @@ Aggregate = Callable[[list[float], str], float]
 
 def run_all(runs: list[Run], ctx: Context) -> Measurements:
     """Run each command once and read its keys; a run with no keys (a server, a test file) only runs.
-    A missing tool, output the parser does not recognise and a key the tool did not print are recorded per
-    criterion, with the evidence file, so that one bad run never hides the others."""
+    A missing tool and a key the tool did not print are recorded per criterion, with the evidence file, so that one
+    bad run never hides the others; output the parser does not recognise (the tool failed: an error, an interrupted
+    run) and a command that timed out are INVALID runs of its criteria, with the reason."""
     from perfgate import tools  # late import: tools import nothing from here
 
     out = Measurements()
@@ -159,6 +177,11 @@ def run_all(runs: list[Run], ctx: Context) -> Measurements:
             if not ids:
                 ctx.note(f"`{run.command}`: {e}")
             continue
+        except AssertionError as e:  # a timeout: this run measured nothing; the board answers again
+            if isinstance(e, BoardLost) or not ids:
+                raise
+            out.set_invalid(ids, f"{run.tool} did not finish: {e}")
+            continue
         if not ids:
             continue
         evidence = getattr(ctx, "last_evidence", "")
@@ -167,8 +190,7 @@ def run_all(runs: list[Run], ctx: Context) -> Measurements:
         try:
             metrics = tools.parse(run.tool, text, command=run.command)
         except ParseError as e:
-            where = f" ({evidence})" if evidence else ""
-            out.missing.update(dict.fromkeys(ids, f"{run.tool} output not recognised{where}: {e}"))
+            out.set_invalid(ids, f"{run.tool} output not recognised: {e}", evidence)
             continue
         out.parsed[run.label or run.tool] = metrics
         for key, group in run.keys.items():

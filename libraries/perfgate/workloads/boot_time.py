@@ -14,6 +14,7 @@ import re
 
 from perfgate import runvars
 from perfgate.board.traits import no_console_reason, no_uboot_reason
+from perfgate.errors import BoardLost
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.workloads.base import Context, Measurements, Run, Workload
@@ -54,8 +55,11 @@ class BootTime(Workload):
             try:
                 text = ctx.run(run.command, timeout=run.timeout, label=run.label, where=run.where)
                 m = parse("boot", text, command=run.command)
-            except Exception as e:  # a boot that does not reach the prompt: not measured, with the reason
+            except BoardLost as e:  # the board is gone: nothing more can be measured
                 out.missing.update(dict.fromkeys(ids, f"{run.command}: {e}"))
+                continue
+            except Exception as e:  # a boot that does not reach the prompt: an INVALID run, with the reason
+                out.set_invalid(ids, f"{run.command}: {e}", getattr(ctx, "last_evidence", ""))
                 continue
             scale = m.get("time scale", 1.0)
             ctx.note(

@@ -406,7 +406,7 @@ class _Runner:
     def command(self, tool: str, name: str, **extra: object) -> str:
         template = (self.conf.get(tool) or {}).get(name)
         if not template:
-            raise ParseError(f"no {tool}.{name} command in the network settings ({net.data_path()})")
+            raise net.Unmeasurable(f"no {tool}.{name} command in the network settings ({net.data_path()})")
         if self.port and "{bind}" not in str(template):
             self.ctx.note(f"{self.port.title}: {tool}.{name} has no {{bind}}: its client is not bound to the port's "
                           "address (the route to the peer chooses the interface)")  # fmt: skip

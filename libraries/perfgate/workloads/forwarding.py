@@ -201,18 +201,22 @@ class Forwarding:
                 except Exception as e:
                     self.ctx.note(f"stopping peer b's {tool} server: {e}")
         readings: dict[str, tuple[str, dict[str, float] | str, str]] = {}
+        failed: set[str] = set()  # readings whose tool failed (output not recognised): INVALID runs
         for key, text, parser, evidence in ((net.CPU, sample, "cpuload", cpu_evidence),
                                             (net.THROUGHPUT, result, tool, tool_evidence)):  # fmt: skip
             try:
                 net.check_present(parser, text) if parser != "cpuload" else None
                 readings[key] = (parser, parse(parser, text), evidence)
             except ParseError as e:
-                readings[key] = (parser, f"{parser} output not recognised ({evidence}): {e}", evidence)
+                readings[key] = (parser, f"{parser} output not recognised: {e}", evidence)
+                failed.add(key)
         for cid, key in ids.items():
             parser, got, evidence = readings.get(key or "", ("", f"no forwarding reading for {key!r}", ""))
             if evidence:
                 self.out.evidence.setdefault(cid, []).append(evidence)
-            if isinstance(got, str):
+            if isinstance(got, str) and key in failed:
+                self.out.set_invalid([cid], got, evidence)
+            elif isinstance(got, str):
                 self.out.missing[cid] = got
             elif key in got:
                 self.out.values[cid] = got[key]

@@ -88,7 +88,7 @@ class Ipsec(Workload):
                               timeout=30, label=f"xfrm-tester-{alg}")  # fmt: skip
             refused = re.search(r"^.*(RTNETLINK answers|Operation not permitted|not found|Error:).*$", said, re.M)
             if refused:
-                raise ParseError(f"the tester's end of the {alg} tunnel could not be set up: {refused.group(0)}")
+                raise net.Unmeasurable(f"the tester's end of the {alg} tunnel could not be set up: {refused.group(0)}")
             try:
                 udp = net.fill(str(iperf3["udp"]), {**v, "port": iperf3.get("port", ""), "duration": seconds,
                                                    "datagram": conf.get("datagram", 1400)})  # fmt: skip

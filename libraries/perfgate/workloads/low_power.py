@@ -247,8 +247,8 @@ class LowPower(Workload):
         except ToolMissing as e:
             out.unavailable.update(dict.fromkeys(ids, str(e)))
             return
-        except ParseError as e:
-            out.missing.update(dict.fromkeys(ids, f"power meter output not recognised: {e}"))
+        except ParseError as e:  # the meter's read failed: an INVALID run
+            out.set_invalid(ids, f"power meter output not recognised: {e}", getattr(ctx, "last_evidence", ""))
             return
         for c in crits:
             key = next((k for k in keys_of(c) if k in readings), None)

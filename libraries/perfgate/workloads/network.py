@@ -212,6 +212,11 @@ class Tester:
         self._stops: dict[str, str] = {}
 
 
+class Unmeasurable(ParseError):
+    """The measurement cannot be set up here (no command in the settings, a tunnel the tester refuses): its criteria
+    are not measured, where a tool's failed run is an INVALID run run again."""
+
+
 class ToolChain:
     """Runs one measurement with the first tool of the preference list that both ends have; a tool found
     missing (exit 127) is not tried again in this suite. The caller builds the command per tool."""
@@ -235,9 +240,12 @@ class ToolChain:
             except ToolMissing as e:
                 self.dead[tool] = str(e)
                 self.ctx.note(f"{tool} cannot be used ({e}); trying the next tool")
-            except ParseError as e:
-                for cid in ids:
-                    self.out.missing[cid] = f"{tool} output not recognised: {e}"
+            except Unmeasurable as e:
+                self.out.missing.update(dict.fromkeys(ids, f"{tool}: {e}"))
+                return None
+            except ParseError as e:  # the tool failed (its peer did not answer, an error): an INVALID run
+                evidence = getattr(self.ctx, "last_evidence", "")
+                self.out.set_invalid(ids, f"{tool} output not recognised: {e}", evidence)
                 return None
         reasons = "; ".join(f"{t}: {r}" for t, r in self.dead.items()) or "no tool configured"
         for cid in ids:

@@ -124,8 +124,8 @@ class OpenSSL(Workload):
             evidence = getattr(ctx, "last_evidence", "")
             try:
                 metrics = tool.parse(text, command=cmd)
-            except ParseError as e:
-                out.missing.update(dict.fromkeys(ids, f"openssl output not recognised: {e}"))
+            except ParseError as e:  # openssl failed (an error, an interrupted run): an INVALID run
+                out.set_invalid(ids, f"openssl output not recognised: {e}", evidence)
                 continue
             for warning in tool.warnings(text, command=cmd):
                 ctx.note(f"{warning} (evidence {evidence or 'not kept'})")
