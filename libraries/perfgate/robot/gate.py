@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import os
+import sys
 from pathlib import Path
 
 from robot.api import SkipExecution, logger
@@ -25,6 +26,7 @@ from perfgate.judge import Judge
 from perfgate.report.recorder import RunRecorder
 from perfgate.robot import squad as squad_option
 from perfgate.robot.criteria_reader import criteria_problem
+from perfgate.robot.expand import named_suites
 from perfgate.robot.links import link_base as _link_base
 from perfgate.robot.robotvars import var as _var
 from perfgate.robot.verdict_test import VerdictTest
@@ -158,7 +160,10 @@ class Gate:
         the criteria that never ran."""
         if self.recording is None:
             return ""
-        page = self.recording.finish()
+        why = str(_var("SUITE MESSAGE", "") or "")  # in the top suite's teardown: its setup's failure, if any
+        top = self._verdict.top
+        selected = [cid for t in (top.all_tests if top is not None else ()) if (cid := self._id_in_body(t))]
+        page = self.recording.finish(why.removeprefix("Suite setup failed:").strip(), selected)
         logger.console(f"perfgate: comparison report {page}")
         return str(page)
 
@@ -184,6 +189,9 @@ class Gate:
         if data.parent is None:
             self._verdict.top = data
             self.session.selected = selected_suites(data)
+            if not data.has_tests:  # only suites the board publishes nothing for (--runemptysuite): Robot would run
+                self.session.selected = named_suites(sys.argv[1:])  # no setup and pass; the Gate Verdict test
+                self._verdict.sync(True)  # says nothing was measured
 
     def end_suite(self, data, result) -> None:
         if data.parent is not None:
