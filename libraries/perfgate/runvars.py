@@ -95,6 +95,7 @@ KNOWN: dict[str, str] = {
     "SIM_SPEED": "the simulated board's speed (auto or a factor)",
     "SIM_SEED": "the simulated board's random seed",
     "SIM_SPREAD": "the simulated board's widest relative spread",
+    "BOARD_WAIT": "seconds a gate waits for a board another gate drives (default 0: refuse at once, naming it)",
     "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
 }
 # Set by pabot in each of its robot processes (PABOTQUEUEINDEX, PABOTLASTLEVEL, ... and CALLER_ID).
@@ -158,6 +159,7 @@ def read(get: Callable[[str], object]) -> RunVars:
             ok = False
         if not ok:
             raise _bad("SIM_SPREAD", spread, "a relative spread from 0 up to 10 (1 = each guide's own min/max)")
+    whole("BOARD_WAIT", get("BOARD_WAIT"), 0, minimum=0)  # read where the board is taken (perfgate.robot.board)
     squad = get("SQUAD")  # `lab` needs the lab: the board library checks it when the lab loads
     if not unset(squad) and str(squad).strip().lower() not in ("lab", *squad_target.OFF_WORDS):
         squad_target.from_project_url(str(squad))
