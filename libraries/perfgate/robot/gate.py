@@ -135,6 +135,8 @@ class Gate:
         once, and again (up to REPEAT runs) only while one of its criteria is still inside the noise band around its
         threshold (perfgate.sequential)."""
         assert self.judge is not None and self.recording is not None, "Open Run must come first"
+        if self.session.suite_criteria(suite):
+            self.runner.announce(suite)
         result = self.runner.measure(suite, self.judge)
         if result.judgements:
             self.recording.log_table(result)
@@ -148,9 +150,21 @@ class Gate:
             raise AssertionError(f"criterion {id}: its suite was not measured (no `Measure Suite` ran for it)")
         settings = self.session.settings
         o = self._pending[id] = outcome(result, id, settings.on_missing_tool, self.session.waivers)
+        self._say_time(id)
         if o.skip:
             raise SkipExecution(o.skip)
         say_judged(result, o, settings, self._link)
+
+    def _say_time(self, cid: str) -> None:
+        """Where this test's time went: its suite's setup measured it (Robot times the test itself at 00:00:00),
+        so the test's log and message say how long the commands it was read from took."""
+        seconds, runs, suite = self.runner.took(cid)
+        if not runs:
+            return
+        note = (f"measured in the suite setup: {seconds:.1f} s in {runs} command run{'s' if runs > 1 else ''} "
+                f"(the suite's commands: {suite:.1f} s)")  # fmt: skip
+        logger.info(note)
+        BuiltIn().set_test_message(note)
 
     @keyword
     def close_run(self) -> str:
