@@ -104,7 +104,9 @@ class BoardLock:
                     f"{wait:g} s, BOARD_WAIT)")  # fmt: skip
                 said = waited
             time.sleep(poll)
-        command = " ".join([os.path.basename(sys.argv[0]), *sys.argv[1:]])[:300]
+        program = Path(sys.argv[0])
+        program_name = f"python -m {program.parent.name}" if program.name == "__main__.py" else program.name
+        command = " ".join([program_name, *sys.argv[1:]])[:300]
         info = {"pid": os.getpid(), "host": socket.gethostname(), "board": self.board, "lab": self.lab,
                 "started": datetime.now(UTC).isoformat(timespec="seconds"), "command": command}  # fmt: skip
         os.ftruncate(fd, 0)
