@@ -103,14 +103,23 @@ def _register(settings) -> None:
 
 def pabot_split(settings, variables: list[str]) -> str:
     """The part of the suites this robot process runs when pabot split one board's gate into one process per suite
-    (or per test): `--suite`/`--test` names below the top suite, in a process pabot runs (PABOTQUEUEINDEX 0 or
-    more; its -1 is the dry run that lists the suites). Empty when the process runs the whole tree, as the per-board
-    argument files and variables/pabot/ordering.txt make it."""
+    (or per test); empty when this process runs the board's whole selection. Split: a process pabot runs
+    (PABOTQUEUEINDEX 0 or more; its -1 is the dry run that lists the suites), given `--suite`/`--test` names below
+    the top suite, while pabot's list of items (.pabotsuitenames, in the directory pabot and its processes run in)
+    has more than one. The per-board argument files with variables/pabot/ordering.txt run the whole tree in one
+    process; an argument file per gate with one `--suite` (a farm's places) runs one item per board."""
     index = _last(variables, "PABOTQUEUEINDEX")
     if index is None or index.strip().startswith("-"):
         return ""
     below = [n for n in (*settings["SuiteNames"], *settings["TestNames"]) if "." in n]
-    return below[0] if below else ""
+    if not below:
+        return ""
+    try:
+        names = Path(".pabotsuitenames").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return below[0]  # pabot's list is not where pabot keeps it: cannot tell, so one board is never split
+    items = [n for n in names if n.startswith(("--suite ", "--test "))]
+    return below[0] if len(items) > 1 else ""
 
 
 def one_gate_per_board(board: str, part: str) -> str:
