@@ -234,13 +234,15 @@ def test_a_degrade_fault_outside_the_selected_suites_is_an_error(tmp_path):
     assert r["rc"] != 0 and not list((tmp_path / "results").rglob("metrics.json"))
 
 
-def test_under_pabot_a_fault_aimed_at_another_process_suites_is_not_an_error(tmp_path):
-    """pabot splits the suites across processes: the process that runs dhrystone must not refuse a fault aimed at
-    whetstone, which the other process runs and fails by the fault."""
+def test_under_pabot_a_fault_aimed_at_one_suite_fails_that_suite_alone(tmp_path):
+    """pabot runs one board's gate as one process (its argument file: the whole tree; plain pabot's split into a
+    process per suite is refused, tests/test_pabot.py): a fault aimed at whetstone fails whetstone alone."""
     whet = next(c for c in criteria.select("am62xx_sk", None).criteria if c.suite == "whetstone")
-    cmd = [sys.executable, "-m", "pabot.pabot", "--no-pabotlib", "--processes", "2", "--outputdir",
-           str(tmp_path / "out"), "--variable", "BOARD:am62xx_sk", "--variable", f"FAULTS:degrade:{whet.id}:30",
-           "--suite", "dhrystone", "--suite", "whetstone", str(ROOT / "suites")]  # fmt: skip
+    pabot = ROOT / "variables" / "pabot"
+    cmd = [sys.executable, "-m", "pabot.pabot", "--no-pabotlib", "--processes", "1", "--outputdir",
+           str(tmp_path / "out"), "--ordering", str(pabot / "ordering.txt"), "--argumentfile1",
+           str(pabot / "am62xx_sk.args"), "--variable", f"FAULTS:degrade:{whet.id}:30", "--include", "dhrystone",
+           "--include", "whetstone", str(ROOT / "suites")]  # fmt: skip
     env = {**os.environ, "PERFGATE_RESULTS": str(tmp_path / "results"), "PYTHONPATH": str(ROOT / "libraries")}
     p = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     statuses: dict[str, str] = {}

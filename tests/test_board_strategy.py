@@ -42,7 +42,8 @@ PROFILE = {
 
 
 class ScriptedBoard(PoweredBoard):
-    """Talks like a TI board on the master side of a pty. `fault`: None, "panic", "uboot-hang"."""
+    """Talks like a TI board on the master side of a pty. `fault`: None, "panic", "uboot-hang", "garbled-autoboot",
+    "getty-restart" (the getty restarts right after its first login prompt, losing the name typed there)."""
 
     def __init__(self, boot_seconds: float = 0.4, fault: str | None = None, password: str = "") -> None:
         super().__init__()
@@ -96,6 +97,12 @@ class ScriptedBoard(PoweredBoard):
             self.send("/ # \x1b[6n")
             return self.shell("/ # ")
         self.send("[    1.200000] systemd[1]: Started Getty.\n\nam62xx-evm login: ")
+        if self.fault == "getty-restart":  # the name typed at the first prompt is lost: a new getty asks again
+            if self.readline() is None:
+                return
+            self.send("[    1.900000] systemd[1]: serial-getty@ttyS2.service: Scheduled restart job, restart counter "
+                      "is at 1.\n[    2.000000] systemd[1]: Started serial-getty@ttyS2.service.\n\n"
+                      "am62xx-evm login: ")  # fmt: skip
         while True:
             user = self.readline()
             if user is None:
@@ -324,3 +331,19 @@ def test_a_wrong_password_is_named_and_not_retried_forever(rig, monkeypatch):
     with pytest.raises(BringUpError, match=r"Login incorrect.*PG_TEST_BOARD_PASSWORD"):
         board.transition("shell")
     assert time.monotonic() - started < 10 and sb.cycles == 2
+
+
+@pytest.mark.parametrize("password", ["", "s3cret"])
+def test_a_getty_that_restarts_after_its_first_prompt_gets_the_name_again(rig, monkeypatch, password):
+    """systemd restarts serial-getty while the kernel still brings the console up: the name typed at the first
+    prompt is lost and a fresh login prompt comes. The gate types the name again at once: one boot, no power-cycle."""
+    monkeypatch.setenv("PG_TEST_BOARD_PASSWORD", password)
+    board, sb = rig(fault="getty-restart", password=password)
+    said: list[str] = []
+    board.log = said.append
+    started = time.monotonic()
+    board.transition("shell")
+    assert board.state == "shell" and sb.cycles == 1, said
+    assert sb.typed.count("root") == 2
+    assert time.monotonic() - started < 4  # no wait for a password prompt that never comes (login timeout 2 s)
+    assert any("the getty restarted and lost it): typed it again" in s for s in said), said

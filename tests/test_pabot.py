@@ -7,6 +7,8 @@ simulated boards when the suites exist.
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import time
@@ -105,3 +107,29 @@ def test_three_simulated_boards_with_pabot(tmp_path: Path, monkeypatch: pytest.M
     hrefs = [h.split('"')[0] for h in out.split('href="')[1:] if "/raw/" in h.split('"')[0]]
     assert hrefs and all((tmp_path / "out" / h).is_file() for h in hrefs), "the merged log's evidence links break"
     print(f"three boards with pabot: {elapsed:.1f} s")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_gate_ready() is not None, reason=str(_gate_ready()))
+def test_plain_pabot_on_one_board_refuses_and_says_how_to_run_several(tmp_path: Path, monkeypatch) -> None:
+    """Plain `pabot` splits one board's gate into a process per suite: each would bring the same board up and judge
+    alone. Every process refuses before it starts a board, the first saying how to run several boards instead; the
+    per-board argument file (the whole tree in one process) still runs one gate: one run, one verdict."""
+    results = tmp_path / "results"
+    monkeypatch.setenv("PERFGATE_RESULTS", str(results))
+    cmd = [*PABOT, "--no-pabotlib", "--processes", "2", "--outputdir", str(tmp_path / "out"), "-v", "BOARD:am62xx_sk",
+           "-v", "SIM_SPEED:20", "-s", "Dhrystone", "-s", "Whetstone", str(ROOT / "suites")]  # fmt: skip
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    p = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False, env=env)
+    said = p.stdout + p.stderr
+    assert p.returncode != 0, said[-3000:]
+    assert "pabot split am62xx_sk's gate into one process per suite (this one: Suites." in said, said[-3000:]
+    assert "--ordering variables/pabot/ordering.txt --argumentfile1 variables/pabot/am62xx_sk.args" in said
+    assert "pabot split am62xx_sk's gate: Suites." in said and said.count("One board is one gate") == 1
+    assert not list(results.glob("**/run.json")), "a refused process brought the board up"
+
+    one = _pabot(tmp_path, [PABOT_DIR / "am62xx_sk.args"], ROOT / "suites", "-i", "dhrystone", "-v", "SIM_SPEED:20",
+                 "-v", "INCONCLUSIVE:pass")  # fmt: skip
+    assert one.returncode == 0, one.stdout[-3000:] + one.stderr[-3000:]
+    runs = list(results.glob("**/run.json"))
+    assert len(runs) == 1 and json.loads(runs[0].read_text())["verdict"] == "pass", runs

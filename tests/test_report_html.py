@@ -136,3 +136,36 @@ def test_report_command_names_a_bad_file(tmp_path: Path, capsys: pytest.CaptureF
     (tmp_path / "metrics.json").write_text('[{"id": "x",\n oops]\n')
     assert cli.main(["report", str(tmp_path)]) == 2
     assert f"{tmp_path / 'metrics.json'}:2: not valid JSON" in capsys.readouterr().err
+
+
+def test_each_criterions_samples_are_a_strip_in_its_row(tmp_path: Path) -> None:
+    """A criterion measured several times shows its samples as a distribution beside its value: a dot per sample,
+    the published value and the threshold on the same axis; one measured once shows no strip."""
+    rec = RunRecorder(tmp_path, META)
+    e = sample.entries(json.loads(CRITERIA.read_text()))[0]
+    published = e["published"]
+    many = [published * f for f in (0.97, 1.0, 1.02, 0.99, 1.01)]
+    rec.record({**e, "measured": many[1], "samples": many, "tolerance": 0.1, "direction": "higher"})
+    second = sample.entries(json.loads(CRITERIA.read_text()))[1]
+    rec.record({**second, "samples": [second["published"]]})
+    text = html.build(tmp_path, charts=False).read_text()
+    strips = re.findall(r'<svg class="samples".*?</svg>', text, re.S)
+    assert len(strips) == 1, strips
+    assert strips[0].count("<circle") == 5 and 'class="published"' in strips[0] and 'class="threshold"' in strips[0]
+    assert f"5 samples {min(many):g} .. {max(many):g}" in strips[0]
+    row = text[text.index(f'data-id="{e["id"]}"') :]
+    assert row.index('<svg class="samples"') < row.index("</tr>")  # in the criterion's own row
+
+
+def test_the_strips_threshold_is_on_the_worse_side_of_the_published_value() -> None:
+    from perfgate.report.strip import strip_svg
+
+    def x_of(svg: str, cls: str) -> float:
+        return float(re.search(rf'class="{cls}" x1="([\d.]+)"', svg).group(1))
+
+    lower = strip_svg([9.0, 10.5, 11.5], 10.0, 0.1, "lower")  # latency: worse is higher
+    higher = strip_svg([9.0, 10.5, 11.5], 10.0, 0.1, "higher")
+    assert x_of(lower, "threshold") > x_of(lower, "published") and x_of(higher, "threshold") < x_of(higher, "published")
+    assert "threshold 11" in lower and "threshold 9" in higher
+    assert strip_svg([10.0], 10.0, 0.1, "higher") == ""  # one value: the row's measured value says it
+    assert 'class="threshold"' not in strip_svg([1, 2], 3, 0.1, "match")

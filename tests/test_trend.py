@@ -112,3 +112,64 @@ def test_trend_command_errors(results: Path, capsys: pytest.CaptureFixture[str])
     assert cli.main(["trend", "am62xx_sk", "--metric", "nothing", "--no-plot"]) == 2
     assert cli.main(["trend", "no_such_board"]) == 2
     assert "unknown board" in capsys.readouterr().err
+
+
+def _with_samples(name: str, samples: list[float] | None) -> None:
+    """A virtual run of am62xx_sk; `samples` None: a run that did not run the stream suite (another suite only)."""
+    d = paths.board_results("am62xx_sk", True) / name
+    rec = RunRecorder(d, {"board": "am62xx_sk", "lab": "sim", "virtual": True, "started": name})
+    if samples is None:
+        rec.record({"id": "am62xx_sk.lmbench.t.lat_.m", "name": "lat_tcp (us)", "suite": "lmbench", "unit": "us",
+                    "measured": 9.0, "published": 10.0, "direction": "lower", "tolerance": 0.1,
+                    "verdict": "pass"})  # fmt: skip
+    else:
+        median = sorted(samples)[len(samples) // 2]
+        rec.record({"id": "am62xx_sk.stream.t.copy.m", "name": "copy (MB/s)", "suite": "stream", "unit": "MB/s",
+                    "measured": median, "published": 100.0, "direction": "higher", "tolerance": 0.1,
+                    "verdict": "pass", "samples": samples})  # fmt: skip
+    rec.finish({})
+
+
+def test_trend_names_virtual_runs_as_compare_does_and_counts_the_runs_it_plots(tmp_path: Path, monkeypatch,
+                                                                                capsys) -> None:  # fmt: skip
+    """`trend virtual/<board>` is the board's virtual runs (as `compare virtual/<board>/latest` names them), and the
+    title counts the runs that have a value, not every run of the history."""
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
+    _finished_run(tmp_path, "20260103-000000", 104, 100, virtual=False)  # a hardware run: not in the virtual plot
+    for day, samples in ((1, [99.0, 101.0, 100.0]), (2, None), (3, [97.0, 103.0, 98.0, 102.0]), (4, None)):
+        _with_samples(f"2026020{day}-000000", samples)
+    assert cli.main(["trend", "virtual/am62xx_sk", "--metric", "copy", "--out", str(tmp_path / "c.svg")]) == 0
+    out, err = capsys.readouterr()
+    assert "20260201-000000" in out and "20260103-000000" not in out, out + err
+    svg = (tmp_path / "c.svg").read_text()
+    assert "across 2 virtual runs (of 4; the others have no value for it)" in svg.replace("&#x27;", "'")
+
+
+def test_trend_samples_plots_a_criterions_distribution_per_run(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
+    for day, samples in ((1, [99.0, 101.0, 100.0]), (2, [97.0, 103.0, 98.0, 102.0, 100.5])):
+        _with_samples(f"2026020{day}-000000", samples)
+    out_svg = tmp_path / "samples.svg"
+    assert cli.main(["trend", "virtual/am62xx_sk", "--samples", "copy", "--out", str(out_svg)]) == 0
+    out = capsys.readouterr().out
+    assert "3 samples 99 .. 101" in out and "5 samples 97 .. 103" in out, out
+    svg = out_svg.read_text()
+    assert "copy (MB/s) samples across 2 virtual runs" in svg and "n=5" in svg
+    runs = history.read(history.path_for("am62xx_sk", True)).runs
+    fig = trend.samples_figure(trend.metric_series(runs, "am62xx_sk.stream.t.copy.m"), "t")
+    dots = [c for c in fig.axes[0].collections if len(c.get_offsets()) in (3, 5)]
+    assert sorted(len(c.get_offsets()) for c in dots) == [3, 5]  # every sample is a dot
+    assert cli.main(["trend", "virtual/am62xx_sk", "--samples", "nothing", "--no-plot"]) == 2
+    assert "--samples needs one criterion: 0 match 'nothing'" in capsys.readouterr().err
+
+
+def test_the_trend_plots_y_label_fits_in_the_figure(results: Path) -> None:
+    runs = [*history.read(history.path_for("am62xx_sk", True)).runs, *history.read(history.path_for("am62xx_sk")).runs]
+    series = [trend.suite_series(runs, s) for s in trend.suites_in(runs)]
+    fig = trend.figure(series, "am62xx_sk: suites")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    label = fig.axes[0].yaxis.label.get_window_extent(renderer)
+    assert label.y0 >= 0 and label.y1 <= fig.bbox.height and label.x0 >= 0, (label, fig.bbox)

@@ -97,6 +97,7 @@ KNOWN: dict[str, str] = {
     "SIM_SPREAD": "the simulated board's widest relative spread",
     "CALIBRATE": "an A/A calibration run: every command runs this many times (2 or more) on a known-good board",
     "SIM_NOISE": "the simulated board's noise regime (variables/sim.yaml: quiet, realistic, harsh)",
+    "BOARD_WAIT": "seconds a gate waits for a board another gate drives (default 0: refuse at once, naming it)",
     "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
 }
 # Set by pabot in each of its robot processes (PABOTQUEUEINDEX, PABOTLASTLEVEL, ... and CALLER_ID).
@@ -168,6 +169,7 @@ def read(get: Callable[[str], object]) -> RunVars:
             regime_from(str(get("SIM_NOISE")))
         except PerfgateError as e:
             raise _bad("SIM_NOISE", get("SIM_NOISE"), str(e).split(": ", 1)[-1]) from None
+    whole("BOARD_WAIT", get("BOARD_WAIT"), 0, minimum=0)  # read where the board is taken (perfgate.robot.board)
     squad = get("SQUAD")  # `lab` needs the lab: the board library checks it when the lab loads
     if not unset(squad) and str(squad).strip().lower() not in ("lab", *squad_target.OFF_WORDS):
         squad_target.from_project_url(str(squad))

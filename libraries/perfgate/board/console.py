@@ -121,14 +121,16 @@ class Console:
 
     # -- connection -------------------------------------------------------------------------------
     def _connect(self) -> serial.SerialBase:
-        """The port (a labgrid target's console driver overrides this: perfgate.board.labgrid_env)."""
-        return serial.serial_for_url(self.port, baudrate=self.baud, timeout=0.05)
+        """The port, opened exclusively (a device: no second gate, minicom or screen reads the board's console
+        meanwhile); a labgrid target's console driver overrides this: perfgate.board.labgrid_env."""
+        return serial.serial_for_url(self.port, baudrate=self.baud, timeout=0.05, exclusive=True)
 
     def open(self) -> None:
         try:
             self._serial = self._connect()
         except (serial.SerialException, OSError, ValueError) as e:
-            raise ConsoleLost(f"cannot open the serial console {self.port}: {e}") from None
+            held = " (another program has it open: `fuser -v` on the device names it)" if "exclusive" in str(e) else ""
+            raise ConsoleLost(f"cannot open the serial console {self.port}: {e}{held}") from None
         if self.transcript_path:
             self.transcript_path.parent.mkdir(parents=True, exist_ok=True)
             self._transcript = self.transcript_path.open("ab")  # the raw bytes: escapes and CR LF kept

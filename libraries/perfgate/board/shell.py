@@ -29,6 +29,7 @@ class LoginRefused(AssertionError):
     """The board said `Login incorrect`."""
 
 
+RETYPES = 3  # a fresh login prompt after the user name: the name typed again at most this often
 ADDRESS_IP = re.compile(r"^\d+:\s*(\S+)\s+inet\s+(\d+\.\d+\.\d+\.\d+)")
 ADDRESS_IFCONFIG = re.compile(r"inet (?:addr:)?(\d+\.\d+\.\d+\.\d+)")
 
@@ -74,22 +75,38 @@ class ShellDriver:
     def password(self) -> str:
         return os.environ.get(self.password_env, "") if self.password_env else ""
 
-    def login(self, timeout: float) -> None:
-        """At the login prompt: user, password (from the lab's password_env), then a shell that answers."""
-        since = self.console.sendline(self.user)
+    def login(self, timeout: float) -> int:
+        """At the login prompt: user, password (from the lab's password_env), then a shell that answers. A fresh
+        login prompt instead of the password or shell prompt means the getty restarted and lost the name (systemd
+        restarts serial-getty while the kernel still brings the console up): the name is typed again, up to
+        RETYPES times. Returns how many times it was typed again."""
         t = self.traits
-        prompts = [t.password_prompt, t.shell_prompt_re(), "Login incorrect"]
-        m = self.console.expect(prompts, timeout, what="a password or shell prompt after the user name",
-                                since=since, fail=t.fail_patterns())  # fmt: skip
-        if m.index == 0:
-            since = self.console.sendline(self.password)
-            m = self.console.expect(prompts[1:], timeout, what="the shell prompt after the password",
-                                    since=since, fail=t.fail_patterns())  # fmt: skip
-            m.index += 1
-        if m.index == 2:
-            raise LoginRefused(f"login as {self.user!r} refused on the console (Login incorrect); "
-                               f"set the password in ${self.password_env or 'PERFGATE_BOARD_PASSWORD'}")  # fmt: skip
+        prompts = [t.password_prompt, t.shell_prompt_re(), "Login incorrect", t.login_prompt_re()]
+        retyped, first = 0, 0
+        since = self.console.sendline(self.user)
+        what = "a password or shell prompt after the user name"
+        while True:
+            m = self.console.expect(prompts[first:], timeout, what=what, since=since, fail=t.fail_patterns())
+            index = m.index + first
+            if index == 0:
+                since = self.console.sendline(self.password)
+                what, first = "the shell prompt after the password", 1
+                continue
+            if index == 2:
+                env = self.password_env or "PERFGATE_BOARD_PASSWORD"
+                raise LoginRefused(f"login as {self.user!r} refused on the console (Login incorrect); "
+                                   f"set the password in ${env}")  # fmt: skip
+            if index == 3:
+                if retyped >= RETYPES:
+                    raise ConsoleTimeout(f"the login prompt came back {retyped + 1} times after the user name "
+                                         f"{self.user!r} was typed on {self} (a getty in a restart loop?)")  # fmt: skip
+                retyped += 1
+                since = self.console.sendline(self.user)
+                what, first = "a password or shell prompt after the user name, typed again", 0
+                continue
+            break
         self.ready(timeout)
+        return retyped
 
     # -- commands --------------------------------------------------------------------------------
     def run(self, command: str, timeout: float) -> tuple[str, int]:

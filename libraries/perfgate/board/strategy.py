@@ -158,9 +158,12 @@ class Board:
 
     def login(self) -> None:
         try:
-            self.shell.login(self.timeouts.login)
+            retyped = self.shell.login(self.timeouts.login)
         except LoginRefused as e:
             raise BringUpError(str(e)) from None
+        if retyped:
+            self.log(f"a fresh login prompt came after the user name (the getty restarted and lost it): typed it "
+                     f"again{f' {retyped} times' if retyped > 1 else ''}")  # fmt: skip
         self.state = "shell"
 
     # -- transitions -----------------------------------------------------------------------------

@@ -1,12 +1,15 @@
-"""`python -m perfgate trend <board> [--metric M | --suite S]`: a metric or a suite's ratio across the board's runs.
+"""`python -m perfgate trend <board>|virtual/<board> [--metric M | --samples M | --suite S]`: a metric, one
+criterion's samples, or a suite's ratio across the board's runs.
 
-Reads results/<board>/history.jsonl (the board's hardware runs) or, with --virtual, results/virtual/<board>/
-history.jsonl (its runs on a virtual board); a board with no hardware run gets its virtual runs, and the output says
-so. --mix plots both kinds, each point marked, and says so; without it the two never share a plot.
---metric takes a criterion id or the guide's
-name, exactly, as a glob (`'bw_mem-rd-*'`) or as a substring; several matches are plotted as ratios to their
-published values. --suite plots the suite's geometric-mean ratio to the published numbers; with neither, every
-suite is plotted. Prints the values as a table and writes a PNG (or SVG, by --out's suffix).
+Reads results/<board>/history.jsonl (the board's hardware runs) or, with --virtual or `virtual/<board>` (as
+`compare` names them), results/virtual/<board>/history.jsonl (its runs on a virtual board); a board with no hardware
+run gets its virtual runs, and the output says so. --mix plots both kinds, each point marked, and says so; without
+it the two never share a plot. --metric takes a criterion id or the guide's name, exactly, as a glob
+(`'bw_mem-rd-*'`) or as a substring; several matches are plotted as ratios to their published values. --samples
+plots one criterion's samples (each run of its command) as a distribution per run: a box and its dots, the judged
+value, the published value and its tolerance band. --suite plots the suite's geometric-mean ratio to the published
+numbers; with neither, every suite is plotted. Prints the values as a table and writes a PNG (or SVG, by --out's
+suffix). The title counts the runs that have a value for the selection.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--metric", help="criterion id or guide name (glob or substring)")
     which.add_argument("--suite", help="a suite, e.g. lmbench")
+    which.add_argument("--samples", metavar="CRITERION",
+                       help="one criterion's samples (each run of its command) as a distribution per run")  # fmt: skip
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--virtual", action="store_true", help="the board's runs on a virtual board (sim, qemu)")
     kind.add_argument("--mix", action="store_true", help="virtual and hardware runs in one plot (marked)")
@@ -52,6 +57,14 @@ def _board(name: str) -> str:
 
 
 def _select(runs: list[dict], args: argparse.Namespace) -> tuple[list[trend.Series], str]:
+    if args.samples:
+        found = trend.find_metrics(runs, args.samples)
+        if len(found) != 1:
+            names = ", ".join(str(m.get("name")) for _, m in found[:8])
+            raise PerfgateError(f"--samples needs one criterion: {len(found)} match {args.samples!r}"
+                                + (f" ({names}{', ...' if len(found) > 8 else ''})" if found else ""))  # fmt: skip
+        s = trend.metric_series(runs, found[0][0])
+        return [s], f"{s.name} samples"
     if args.metric:
         found = trend.find_metrics(runs, args.metric)
         if not found:
@@ -102,8 +115,18 @@ def _read(board: str, virtual: bool) -> tuple[list[dict], list[str]]:
     return [r for r in h.runs if bool(r.get("virtual")) == virtual], h.problems
 
 
+def _board_arg(args: argparse.Namespace) -> str:
+    """The board as `compare` names a board's runs: `virtual/<board>` is its virtual runs (as --virtual)."""
+    name = args.board.strip().rstrip("/")
+    if name.startswith("virtual/"):
+        name = name.removeprefix("virtual/")
+        if not args.mix:
+            args.virtual = True
+    return name
+
+
 def run(args: argparse.Namespace) -> int:
-    board = _board(args.board)
+    board = _board(_board_arg(args))
     for virtual in (False, True):
         for problem in _read(board, virtual)[1]:
             print(f"perfgate trend: {problem}", file=sys.stderr)
@@ -120,12 +143,15 @@ def run(args: argparse.Namespace) -> int:
             for p in s.points:
                 pub = f"  published {fmt(p.published)}" if s.kind == "metric" else ""
                 virtual = ("  (virtual)" if p.virtual else "") + (f"  SDK {p.release}" if p.release else "")
-                print(f"  {p.run:<18} {fmt(p.value):>14}{pub}  {p.verdict or ''}{virtual}")
+                spread = ""
+                if args.samples and p.samples:
+                    spread = f"  {len(p.samples)} samples {fmt(min(p.samples))} .. {fmt(max(p.samples))}"
+                print(f"  {p.run:<18} {fmt(p.value):>14}{pub}  {p.verdict or ''}{spread}{virtual}")
     if not args.no_plot:
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", selection).strip("_")[:80]
         out = args.out or where.parent / f"trend-{slug}.png"
-        print(
-            trend.plot(series, out, f"{board}: {selection} across {len(runs)} {what} runs"),
-            file=sys.stderr if args.json else sys.stdout,
-        )
+        shown = trend.runs_with_values(series)
+        among = f" (of {len(runs)}; the others have no value for it)" if shown < len(runs) else ""
+        title = f"{board}: {selection} across {shown} {what} runs{among}"
+        print(trend.plot(series, out, title, samples=bool(args.samples)), file=sys.stderr if args.json else sys.stdout)
     return 0

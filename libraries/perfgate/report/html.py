@@ -22,6 +22,7 @@ from perfgate import validity
 from perfgate.report import atomic, history, rundir
 from perfgate.report.charts import COLOURS
 from perfgate.report.metrics import VERDICTS, counts, evidence_of, robot_test, suite_verdict, verdict_reason
+from perfgate.report.strip import strip_svg
 
 COMPARISON_HTML = "comparison.html"
 CHAPTERS = ["system", "boot", "uboot", "network", "storage", "crypto", "rt", "audio", "graphics", "multimedia",
@@ -117,6 +118,9 @@ def _row(e: dict, run_dir: Path | None) -> dict:
         rng = f"min {fmt(e['min'])}, max {fmt(e['max'])}"
     noise, noise_tip = noise_text(e)
     limited = e.get("limited") if isinstance(e.get("limited"), dict) else None
+    unit = str(e.get("unit") or "")
+    samples = strip_svg(e.get("samples") or [], e.get("published"), e.get("tolerance"), e.get("direction"),
+                        e.get("measured"), unit)  # fmt: skip
     return {
         "e": e,
         "invalid": len(e.get("invalid") or []),
@@ -129,6 +133,7 @@ def _row(e: dict, run_dir: Path | None) -> dict:
         "evidence": evidence,
         "range": rng,
         "where": " · ".join(str(e[k]) for k in ("table", "row", "metric") if e.get(k)),
+        "samples": Markup(samples),
     }
 
 

@@ -30,6 +30,7 @@ class Point:
     verdict: str | None = None
     virtual: bool = False
     release: str = ""
+    samples: list[float] = field(default_factory=list)  # the run's single values (each run of its command)
 
 
 @dataclass
@@ -85,9 +86,15 @@ def metric_series(runs: list[dict], criterion_id: str) -> Series:
                 m.get("verdict"),
                 bool(r.get("virtual")),
                 str(r.get("release") or ""),
+                [float(x) for x in m.get("samples") or [] if isinstance(x, int | float)],
             )
         )
     return s
+
+
+def runs_with_values(series: list[Series]) -> int:
+    """How many runs give the plot a value (a run without the criterion, or that did not measure it, gives none)."""
+    return len({p.run for s in series for p in s.points if p.value is not None or p.samples})
 
 
 def suite_series(runs: list[dict], suite: str) -> Series:
@@ -123,9 +130,10 @@ def suites_in(runs: list[dict]) -> list[str]:
     return list(seen)
 
 
-def plot(series: list[Series], out: Path, title: str) -> Path:
-    """A PNG (or SVG, by the file's suffix) of the series, one x position per run."""
-    fig = figure(series, title)
+def plot(series: list[Series], out: Path, title: str, samples: bool = False) -> Path:
+    """A PNG (or SVG, by the file's suffix) of the series, one x position per run (`samples`: the one series'
+    samples as a distribution per run)."""
+    fig = samples_figure(series[0], title) if samples else figure(series, title)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=110)
     return out
@@ -184,8 +192,8 @@ def figure(series: list[Series], title: str, size: tuple[float, float] | None = 
                    c=[COLOURS.get(str(p.verdict), "#000") for p in pts], zorder=3, s=28)  # fmt: skip
     if not single:
         ax.axhline(1.0, color="#455a64", linestyle="--", linewidth=1)
-        long = "measured vs published (1.0 = as published, higher is better)"
-        ax.set_ylabel(long if size is None else "measured / published", fontsize=None if size is None else 8)
+        long = "measured / published\n(1.0 = as published, higher is better)"  # two lines: never cut by the figure
+        ax.set_ylabel(long if size is None else "measured / published", fontsize=9 if size is None else 8)
     else:
         ax.set_ylabel(series[0].unit)
     labels = [
@@ -195,6 +203,49 @@ def figure(series: list[Series], title: str, size: tuple[float, float] | None = 
     ax.set_xticks(range(len(runs)), labels, rotation=30, ha="right", fontsize=7)
     ax.set_title(title, fontsize=9, loc="left")
     ax.legend(fontsize=7, loc="best")
+    ax.grid(color="#eeeeee")
+    fig.tight_layout()
+    return fig
+
+
+def samples_figure(s: Series, title: str, size: tuple[float, float] | None = None) -> Figure:
+    """One criterion's samples as a distribution per run: a box (quartiles, whiskers to 1.5 IQR) over the run's
+    single values (a strip of dots), the published value and its tolerance band, the judged value as a diamond in
+    its verdict's colour."""
+    from matplotlib.figure import Figure
+
+    from perfgate.report.charts import COLOURS
+
+    pts = [p for p in s.points if p.samples or p.value is not None]
+    if not pts:
+        raise PerfgateError(f"nothing to plot: no run has samples of {s.label}")
+    fig = Figure(figsize=size or (max(6.0, 0.6 * len(pts) + 3), 4.2))
+    ax = fig.add_subplot()
+    xs = list(range(len(pts)))
+    boxed = [(x, p.samples) for x, p in zip(xs, pts, strict=True) if len(p.samples) >= 2]
+    if boxed:
+        ax.boxplot([v for _, v in boxed], positions=[x for x, _ in boxed], widths=0.5, showfliers=False,
+                   medianprops={"color": "#37474f"}, boxprops={"color": "#90a4ae"},
+                   whiskerprops={"color": "#90a4ae"}, capprops={"color": "#90a4ae"})  # fmt: skip
+    for x, p in zip(xs, pts, strict=True):
+        n = len(p.samples)
+        jitter = [x + 0.18 * ((i / (n - 1)) - 0.5) if n > 1 else x for i in range(n)]
+        ax.scatter(jitter, p.samples, s=12, color="#546e7a", alpha=0.7, zorder=3)
+        if p.value is not None:
+            ax.scatter([x], [p.value], marker="D", s=36, color=COLOURS.get(str(p.verdict), "#000"), zorder=4)
+    pub = [(x, p.published, p.tolerance or 0.0) for x, p in zip(xs, pts, strict=True) if p.published is not None]
+    if pub:
+        px, py, pt = zip(*pub, strict=True)
+        ax.step(px, py, where="mid", color="#455a64", linestyle="--", linewidth=1, label="published")
+        ax.fill_between(px, [v * (1 - t) for v, t in zip(py, pt, strict=True)],
+                        [v * (1 + t) for v, t in zip(py, pt, strict=True)], step="mid", color="#dfe9f5",
+                        label="tolerance")  # fmt: skip
+        ax.legend(fontsize=7, loc="best")
+    labels = [f"{p.run}{' (virtual)' if p.virtual else ''}\nn={len(p.samples)}" for p in pts]
+    ax.set_xticks(xs, labels, rotation=30, ha="right", fontsize=7)
+    ax.set_xlim(-0.6, len(pts) - 0.4)
+    ax.set_ylabel(s.unit or s.name, fontsize=9)
+    ax.set_title(title, fontsize=9, loc="left")
     ax.grid(color="#eeeeee")
     fig.tight_layout()
     return fig

@@ -24,6 +24,7 @@ from robot.running.context import EXECUTION_CONTEXTS
 
 from perfgate import __version__, boards, runvars
 from perfgate.board import boottime
+from perfgate.board.boardlock import BoardBusy, BoardLock
 from perfgate.board.commands import Commands
 from perfgate.board.console import Console
 from perfgate.board.lab import Lab, board_profile, expand, load
@@ -65,6 +66,7 @@ class Board:
         self.lease = None  # a labgrid place (perfgate.farm.lease.Lease) when the lab is `kind: labgrid`
         self.lava: LavaBoard | None = None  # `kind: lava`: LAVA owns the board; commands run in its jobs
         self.labgrid_env = None  # `kind: labgrid-env`: the target of the user's labgrid environment file
+        self.lock: BoardLock | None = None  # this gate's hold on the board (perfgate.board.boardlock)
 
     # ------------------------------------------------------------------------------------------ lab
     @keyword
@@ -104,6 +106,34 @@ class Board:
         data["name"] = self.lab.name
         data["profile_overrides"] = dict(self.lab.profile_overrides)  # for the gate (Use Lab): the same profile
         return data
+
+    @keyword
+    def take_board(self) -> None:
+        """Take the board for this gate alone (perfgate.board.boardlock), before the run opens: another gate that
+        drives it makes this one refuse at once naming it, or wait up to BOARD_WAIT seconds with progress on the
+        console. A board the gate starts itself (sim, qemu), a labgrid place and a LAVA board need no lock."""
+        if self.lab is None:
+            raise AssertionError("no lab: `Open Lab` must come first")
+        if self.lab.launched or self.lab.kind in ("lava", "labgrid") or (self.lock and self.lock.held):
+            return
+        try:
+            wait = runvars.whole("BOARD_WAIT", _var("BOARD_WAIT"), 0, minimum=0)
+        except PerfgateError as e:
+            raise AssertionError(str(e)) from None
+        lock = BoardLock(self.lab.name, self.name)
+        try:
+            waited = lock.acquire(wait, say=self._console_say)
+        except BoardBusy as e:
+            logger.error(f"perfgate: {e}")
+            raise
+        if waited >= 1:
+            self._console_say(f"{self.name} in LAB={self.lab.name} is free after {waited:.0f} s: this gate drives it")
+        self.lock = lock
+
+    def _give_board_back(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     @keyword
     def start_lab(self) -> None:
@@ -250,6 +280,7 @@ class Board:
             status = self.launcher.stop()
             logger.info(f"stopped the {self.lab.name if self.lab else ''} board (exit status {status})")
             self.launcher = None
+        self._give_board_back()
         if self.transcript and self.transcript.exists():
             text = self.transcript.read_text(encoding="utf-8", errors="replace")
             cut = f" (the last {LOG_LIMIT} shown here)" if len(text) > LOG_LIMIT else ""

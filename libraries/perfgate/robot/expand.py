@@ -57,6 +57,11 @@ def board_from_argv(argv: list[str]) -> str:
     return boards_given[-1] if boards_given else ""
 
 
+def named_suites(argv: list[str]) -> list[str]:
+    """The suite files `--suite` names on the command line, as file stems (`-s Suites.Boot.Boot_Time` -> boot_time)."""
+    return [v.rsplit(".", 1)[-1].strip().lower().replace(" ", "_") for v in _option(argv, "-s", "--suite")]
+
+
 def rerun_top_name(argv: list[str]) -> str | None:
     """The top suite's name in the output that `--rerunfailed` reads: the rerun must carry the same name for
     Robot's full names to match."""
@@ -119,9 +124,10 @@ class Criteria(SuiteVisitor):
         except PerfgateError as e:
             raise DataError(str(e)) from e
         rows = list(csv.DictReader(io.StringIO(text)))
-        if not rows:  # the board publishes nothing here: DataDriver finds no row when the suite runs, as before
-            return
         suite.resource.imports = [i for i in suite.resource.imports if i not in datadriver]
+        if not rows:  # the board publishes nothing here: no test (never the unexpanded `Criterion ${id}` template)
+            suite.tests = []
+            return
         needs = settings.needs(Path(str(datadriver[0].args[0])).stem)
         suite.tests = [_test(template, row, needs) for row in rows]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import os
+import sys
 from pathlib import Path
 
 from robot.api import SkipExecution, logger
@@ -25,6 +26,7 @@ from perfgate.judge import Judge
 from perfgate.report.recorder import RunRecorder
 from perfgate.robot import squad as squad_option
 from perfgate.robot.criteria_reader import criteria_problem
+from perfgate.robot.expand import named_suites
 from perfgate.robot.links import link_base as _link_base
 from perfgate.robot.robotvars import var as _var
 from perfgate.robot.verdict_test import VerdictTest
@@ -137,6 +139,8 @@ class Gate:
         once, and again (up to REPEAT runs) only while one of its criteria is still inside the noise band around its
         threshold (perfgate.sequential)."""
         assert self.judge is not None and self.recording is not None, "Open Run must come first"
+        if self.session.suite_criteria(suite):
+            self.runner.announce(suite)
         result = self.runner.measure(suite, self.judge)
         if result.judgements:
             self.recording.log_table(result)
@@ -150,9 +154,21 @@ class Gate:
             raise AssertionError(f"criterion {id}: its suite was not measured (no `Measure Suite` ran for it)")
         settings = self.session.settings
         o = self._pending[id] = outcome(result, id, settings.on_missing_tool, self.session.waivers)
+        self._say_time(id)
         if o.skip:
             raise SkipExecution(o.skip)
         say_judged(result, o, settings, self._link)
+
+    def _say_time(self, cid: str) -> None:
+        """Where this test's time went: its suite's setup measured it (Robot times the test itself at 00:00:00),
+        so the test's log and message say how long the commands it was read from took."""
+        seconds, runs, suite = self.runner.took(cid)
+        if not runs:
+            return
+        note = (f"measured in the suite setup: {seconds:.1f} s in {runs} command run{'s' if runs > 1 else ''} "
+                f"(the suite's commands: {suite:.1f} s)")  # fmt: skip
+        logger.info(note)
+        BuiltIn().set_test_message(note)
 
     @keyword
     def close_run(self) -> str:
@@ -162,7 +178,10 @@ class Gate:
         the criteria that never ran."""
         if self.recording is None:
             return ""
-        page = self.recording.finish()
+        why = str(_var("SUITE MESSAGE", "") or "")  # in the top suite's teardown: its setup's failure, if any
+        top = self._verdict.top
+        selected = [cid for t in (top.all_tests if top is not None else ()) if (cid := self._id_in_body(t))]
+        page = self.recording.finish(why.removeprefix("Suite setup failed:").strip(), selected)
         logger.console(f"perfgate: comparison report {page}")
         return str(page)
 
@@ -188,6 +207,9 @@ class Gate:
         if data.parent is None:
             self._verdict.top = data
             self.session.selected = selected_suites(data)
+            if not data.has_tests:  # only suites the board publishes nothing for (--runemptysuite): Robot would run
+                self.session.selected = named_suites(sys.argv[1:])  # no setup and pass; the Gate Verdict test
+                self._verdict.sync(True)  # says nothing was measured
 
     def end_suite(self, data, result) -> None:
         if data.parent is not None:

@@ -84,14 +84,53 @@ def _register(settings) -> None:
     board = _last(variables, "BOARD")
     release = _last(variables, "RELEASE")
     rerun = settings["ReRunFailed"]
+    split = pabot_split(settings, variables)
     try:
         modifier: SuiteVisitor = Criteria(board or "", release, rerun)
     except DataError as e:
         modifier = BadBoard(str(e) if board else "BOARD is not set: run with -v BOARD:<board> "
                                                   "(python -m perfgate boards lists them)")  # fmt: skip
     else:
-        modifier = Rerun(modifier, settings)
+        first = _last(variables, "PABOTQUEUEINDEX") == "0"  # the whole message once, a short line from the others
+        said = (
+            one_gate_per_board(modifier.board, split)
+            if first
+            else f"pabot split {modifier.board}'s gate: {split} refused"
+        )
+        modifier = BadBoard(said) if split else Rerun(modifier, settings)
     settings["PreRunModifiers"] = [*settings.pre_run_modifiers, modifier]  # a new list: never Robot's default
+
+
+def pabot_split(settings, variables: list[str]) -> str:
+    """The part of the suites this robot process runs when pabot split one board's gate into one process per suite
+    (or per test); empty when this process runs the board's whole selection. Split: a process pabot runs
+    (PABOTQUEUEINDEX 0 or more; its -1 is the dry run that lists the suites), given `--suite`/`--test` names below
+    the top suite, while pabot's list of items (.pabotsuitenames, in the directory pabot and its processes run in)
+    has more than one. The per-board argument files with variables/pabot/ordering.txt run the whole tree in one
+    process; an argument file per gate with one `--suite` (a farm's places) runs one item per board."""
+    index = _last(variables, "PABOTQUEUEINDEX")
+    if index is None or index.strip().startswith("-"):
+        return ""
+    below = [n for n in (*settings["SuiteNames"], *settings["TestNames"]) if "." in n]
+    if not below:
+        return ""
+    try:
+        names = Path(".pabotsuitenames").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return below[0]  # pabot's list is not where pabot keeps it: cannot tell, so one board is never split
+    items = [n for n in names if n.startswith(("--suite ", "--test "))]
+    return below[0] if len(items) > 1 else ""
+
+
+def one_gate_per_board(board: str, part: str) -> str:
+    return (
+        f"pabot split {board}'s gate into one process per suite (this one: {part}): each would bring the "
+        "board up, measure and judge alone, with its own verdict and report, and power-cycle the board under "
+        f"the others. One board is one gate: `robot -v BOARD:{board} suites/`. Several boards in parallel, one "
+        "process each: `pabot --no-pabotlib --processes <n> --ordering variables/pabot/ordering.txt "
+        f"--argumentfile1 variables/pabot/{board}.args --argumentfile2 variables/pabot/<another board>.args "
+        "... suites/` (README: In CI, and many boards at once)"
+    )
 
 
 def _last(variables: list[str], name: str) -> str | None:

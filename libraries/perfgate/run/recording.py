@@ -230,12 +230,16 @@ class Recording:
             return {}
         return self.judge.noise_entry(c.id)
 
-    def finish(self):
+    def finish(self, setup_failure: str = "", selected: list[str] | None = None):
         """Complete run.json (interrupted, with the criteria never run, or finished), metrics.json, the history and
-        comparison.html; say the verdict. Returns comparison.html's path."""
+        comparison.html; say the verdict. Returns comparison.html's path. `selected`: the criteria of the tests Robot
+        selected; each with no entry yet is recorded as not measured, with `setup_failure` (why the gate's setup
+        failed: a dead board)."""
         state = "interrupted" if self.session.interrupted else "finished"
         never = self.never_ran() if self.session.interrupted else []
         self._record_never_reached(never)
+        if not self.session.interrupted:
+            self._record_unmeasured(setup_failure, selected or [])
         first = self.runner.first_state
         board_state = {"board_state": first.entry()} if first is not None else {}
         page = self.recorder.finish({"signal": self.session.signal, "never_ran": never, **board_state}, state=state)
@@ -261,6 +265,18 @@ class Recording:
             if c is not None and cid not in recorded:
                 entry = self.entry(c, None, "not-measured", f"never ran: {why} (Robot never reached its suite)")
                 self.recorder.record({**entry, "never_ran": True})
+
+    def _record_unmeasured(self, setup_failure: str, selected: list[str]) -> None:
+        """metrics.json gets an entry for each criterion whose test ran but reached no listener of the gate (Robot
+        imports no library in a suite whose parent's setup failed: a board that never came up): not measured, with
+        the setup's failure."""
+        recorded = {e["id"] for e in self.recorder.entries}
+        why = setup_failure or "its test never reached the gate"
+        for cid in selected:
+            c = self.criterion(cid)
+            if c is not None and cid not in recorded:
+                self.recorder.record(self.entry(c, None, "not-measured", f"not measured: {why}"))
+                recorded.add(cid)
 
     def console_verdict(self) -> None:
         meta = self.recorder.meta

@@ -171,12 +171,13 @@ class Runner:
         self.suites: dict[str, SuiteResult] = {}
         self.by_id: dict[str, SuiteResult] = {}  # criterion id -> its measured suite
         self._evidence_count: dict[tuple[str, str], int] = {}
-        self._previous: dict[tuple[str, str, str], float] | None = None  # the last run's time per command
         self._state: tuple[str, dict, dict] | None = None  # (read command, expected state, rules); "" when off
         self.boot_ids: list[str] = []  # the boots seen in this run, in order (the state reads' boot ids)
         self.reboots = 0  # the boards brought up afresh by the runner (SuiteDecision.reboot)
         self.first_state: validity.State | None = None  # the board's state at the run's first read (run.json)
         self._clean: tuple[float, validity.State] | None = None  # the last read after a command, when it was clean
+        self._timings: progress.Timings | None = None  # the board's earlier runs' time per command and suite
+        self.elapsed: dict[str, float] = {}  # evidence file -> seconds its command took
 
     def measure(self, suite: str, judge: Judge) -> SuiteResult:
         """Run the suite's workload, keep every raw output, and judge each criterion of the board. Every command runs
@@ -383,12 +384,35 @@ class Runner:
         result.judgements = decision.judgements
         return result
 
-    def expected(self, suite: str, where: str, command: str) -> float | None:
-        """How long the same command took in the board's previous run (None: no such run or command)."""
-        if self._previous is None:
+    @property
+    def timings(self) -> progress.Timings:
+        """The durations the board's earlier runs recorded (read once per run)."""
+        if self._timings is None:
             run_dir = self.session.run_dir
-            self._previous = progress.previous_durations(run_dir) if run_dir else {}
-        return self._previous.get((suite, where, command))
+            self._timings = progress.timings(run_dir) if run_dir else progress.Timings()
+        return self._timings
+
+    def expected(self, suite: str, where: str, command: str) -> tuple[float, int] | None:
+        """How long the same command took in the board's earlier runs: (median seconds, how many runs); None when
+        no earlier run ran it."""
+        return self.timings.command(suite, where, command)
+
+    def announce(self, suite: str) -> None:
+        """`suite N of M` and the time the rest of the run should take, on the console."""
+        s = self.session
+        order = [x for x in dict.fromkeys(s.selected) if s.suite_criteria(x)]
+        logger.console(progress.suite_line(suite, order, len(s.suite_criteria(suite)), self.timings))
+
+    def took(self, cid: str) -> tuple[float, int, float]:
+        """(seconds the commands a criterion was measured from took, how many command runs, the whole suite's
+        seconds) in this run."""
+        result = self.by_id.get(cid)
+        if result is None:
+            return 0.0, 0, 0.0
+        mine = dict.fromkeys(result.evidence.get(cid, []))
+        suite = {f for files in result.evidence.values() for f in files}
+        return (sum(self.elapsed.get(f, 0.0) for f in mine), len(mine),
+                sum(self.elapsed.get(f, 0.0) for f in suite))  # fmt: skip
 
     @staticmethod
     def run_on_host(command: str, timeout: float) -> str:
@@ -406,6 +430,7 @@ class Runner:
         path.write_text(text, encoding="utf-8")
         with (d / "index.tsv").open("a", encoding="utf-8") as f:
             f.write(f"{path.name}\t{where}\t{elapsed:.3f}\t{command}\n")
+        self.elapsed[str(path)] = elapsed
         logger.info(f"{where}$ {command}  ({elapsed:.2f} s) → {self.link(str(path))}", html=True)
         return str(path)
 
