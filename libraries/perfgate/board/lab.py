@@ -1,4 +1,4 @@
-"""Labs: variables/labs/<name>.yaml says where a board is and how to reach it (format: docs/architecture.md).
+"""Labs: variables/labs/<name>.yaml says where a board is and how to reach it (every key: docs/labs.md).
 
 `load(name, board)` validates the file (every error names the file, the key and its line), applies the lab's
 per-board overrides (`boards.<board>`: lab keys override the lab, other keys override the board profile) and
