@@ -1,6 +1,6 @@
 """Packaging hook (the metadata is in pyproject.toml). A wheel or sdist carries the gate's data as perfgate/share/:
 suites/, resources/, variables/, guides/ and docs/ (perfgate.paths finds them there when no checkout is around the
-package), and declares the runtime part of requirements.txt (every pin above its `# Development` line) as its
+package), and declares requirements.txt's pins (the gate's; the tests' own are in requirements-tests.txt) as its
 dependencies, so the two never drift apart."""
 
 from __future__ import annotations

@@ -30,10 +30,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def runtime_requirements() -> list[str]:
-    """requirements.txt above its `# Development` line, without comments."""
+    """requirements.txt's pins (the gate's; the tests' own are in requirements-tests.txt), without comments and pip
+    options (`-e .`)."""
     text = (REPO / "requirements.txt").read_text(encoding="utf-8")
-    head = text.split("# Development", 1)[0]
-    return [line.split("#", 1)[0].strip() for line in head.splitlines() if line.split("#", 1)[0].strip()]
+    pins = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    return [pin for pin in pins if pin and not pin.startswith("-")]
 
 
 def clean_env(**extra: str) -> dict[str, str]:
