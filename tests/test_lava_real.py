@@ -3,7 +3,7 @@ device booting the project's QEMU board image (its Debian arm64 kernel, its busy
 ramdisk), the gate rendering one job for the selected suites and judging what the real tools printed (openssl,
 fio, cyclictest, iperf3 against this host) against the qemu_arm64 criteria.
 
-Needs setup.sh's packages (lava-server, lava-dispatcher, PostgreSQL) and the QEMU image (setup.sh --qemu); under
+Needs setup.sh --tests's packages (lava-server, lava-dispatcher, PostgreSQL) and the QEMU image it builds; under
 CI=true a missing one fails instead of skipping. About 5 minutes.
 """
 
