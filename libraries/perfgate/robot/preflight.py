@@ -154,7 +154,8 @@ class Preflight:
         self.problems = dry_run_problems(top)
         for problem in self.problems:
             logger.error(f"perfgate: {problem}")
-        if self.problems:  # one test fails with them (the run exits non-zero); the suites' own tests stay dry-run
+        if self.problems:  # one test fails with them (the run exits non-zero); the suites' own tests stay dry-run.
+            # It goes into this suite: a library listener hears only the suites that import the library
             data.tests.create(name=CHECK_TEST, doc="What the gate checks before anything is powered: the command "
                               "line, the board, its criteria and the lab (perfgate lab check).")  # fmt: skip
 
