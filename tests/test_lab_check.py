@@ -273,3 +273,11 @@ def test_a_dry_run_says_each_lab_problem_once(tmp_path: Path) -> None:
         assert out.count(problem) == 1, (problem, out)
     assert out.count("FAIL: ") == 1 and "3 problem(s) with the command line, the board or the lab" in out, out
     assert "181 passed, 1 failed" in out, out  # the suites' own tests dry-run as usual; the check fails once
+
+
+def test_the_notes_name_the_lab_file_where_it_is(tmp_path: Path) -> None:
+    """Before: a lab given by its path was named in the notes as variables/labs/<name>.yaml, where it is not."""
+    path = lab(tmp_path)
+    notes = labcheck.check(str(path), "am62xx_sk").notes
+    assert f"gfxbench: skipped in LAB=bench: lab 'bench' has no display ({path}: has) (needs display, gpu)" in notes
+    assert not [n for n in notes if "variables/labs/bench.yaml" in n], notes

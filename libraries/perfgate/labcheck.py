@@ -300,7 +300,7 @@ def _check_board(lab: labs.Lab, board: str, release: str | None, report: Report)
     except PerfgateError as e:
         report.problems.append(e)
         return
-    lab_data = {**lab.data, "name": lab.name, "profile_overrides": dict(lab.profile_overrides)}
+    lab_data = {**lab.data, "name": lab.name, "file": str(lab.path), "profile_overrides": dict(lab.profile_overrides)}
     for suite, crits in sorted(selection.by_suite().items()):
         try:
             workload = import_module(f"perfgate.workloads.{suite}").WORKLOAD

@@ -70,6 +70,7 @@ class LavaBoard:
         self.session.on_job = self._record
         lab = dict(self.lab.data)  # type: ignore[attr-defined]
         lab["name"] = self.lab.name  # type: ignore[attr-defined]
+        lab["file"] = str(self.lab.path)  # type: ignore[attr-defined]
         criteria_dir = Path(str(_var("CRITERIA_DIR") or run_dir / "criteria"))
         suites = selected_suites(run_dir, criteria_dir)
         planned, notes = lava_plan.planned(suites, criteria_dir, self.profile, lab)
