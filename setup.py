@@ -1,6 +1,6 @@
 """Packaging hook (the metadata is in pyproject.toml). A wheel or sdist carries the gate's data as perfgate/share/:
-suites/, resources/, variables/ and guides/ (perfgate.paths finds them there when no checkout is around the
-package), and declares the runtime part of requirements.txt (every pin above its `# Development` line) as its
+suites/, resources/, variables/, guides/ and docs/ (perfgate.paths finds them there when no checkout is around the
+package), and declares requirements.txt's pins (the gate's; the tests' own are in requirements-tests.txt) as its
 dependencies, so the two never drift apart."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
-SHARED = ("suites", "resources", "variables", "guides")  # perfgate.paths.SHARED
+SHARED = ("suites", "resources", "variables", "guides", "docs")  # perfgate.paths.SHARED
 
 
 def runtime_requirements() -> list[str]:

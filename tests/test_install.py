@@ -30,10 +30,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def runtime_requirements() -> list[str]:
-    """requirements.txt above its `# Development` line, without comments."""
+    """requirements.txt's pins (the gate's; the tests' own are in requirements-tests.txt), without comments and pip
+    options (`-e .`)."""
     text = (REPO / "requirements.txt").read_text(encoding="utf-8")
-    head = text.split("# Development", 1)[0]
-    return [line.split("#", 1)[0].strip() for line in head.splitlines() if line.split("#", 1)[0].strip()]
+    pins = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    return [pin for pin in pins if pin and not pin.startswith("-")]
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -149,6 +150,13 @@ def test_installed_suites_and_init(venv):
     assert "perfgate suites" in (venv["cwd"] / "bench-3" / "README.md").read_text(encoding="utf-8")
     r = installed(venv, "init", "bench-3")
     assert r.returncode == 2 and "already exist" in r.stderr
+    # issue 32: the docs are in the package, and the README init wrote names the one that describes lab keys
+    readme = (venv["cwd"] / "bench-3" / "README.md").read_text(encoding="utf-8")
+    assert "`perfgate docs labs`" in readme, readme
+    r = installed(venv, "docs", "labs", "--path")
+    assert r.returncode == 0 and Path(r.stdout.strip()) == venv["package"] / "share" / "docs" / "labs.md", r.stderr
+    r = installed(venv, "docs", "labs")
+    assert r.returncode == 0 and r.stdout.startswith("# Lab files: every key"), r.stdout[:300] + r.stderr
 
 
 def _files(d: Path) -> set[Path]:

@@ -170,3 +170,114 @@ def test_a_labgrid_coordinator_that_does_not_resolve(tmp_path: Path) -> None:
     ), problems
     path.write_text("name: farm\nkind: labgrid\nlabgrid: {coordinator: '127.0.0.1:20408'}\n", encoding="utf-8")
     assert labcheck.check(str(path)).ok
+
+
+# ------------------------------------------------------------------------------ issue 32: the mistakes people make
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+def test_an_unset_password_env_is_a_problem_in_a_hardware_lab(tmp_path: Path, monkeypatch) -> None:
+    """Before: an unset `password_env` passed, and the gate typed an empty password at the board's login."""
+    path = lab(tmp_path, extra="login: {user: root, password_env: PERFGATE_TEST_NO_SUCH_PASSWORD}\n")
+    monkeypatch.delenv("PERFGATE_TEST_NO_SUCH_PASSWORD", raising=False)
+    problems = [str(p) for p in labcheck.check(str(path)).problems]
+    assert problems == [
+        f"{path}:10: login.password_env: the environment variable PERFGATE_TEST_NO_SUCH_PASSWORD is "
+        "not set: the gate would type an empty password (export PERFGATE_TEST_NO_SUCH_PASSWORD=..., "
+        "or PERFGATE_TEST_NO_SUCH_PASSWORD= for a board without one, or drop password_env)"
+    ], problems
+    monkeypatch.setenv("PERFGATE_TEST_NO_SUCH_PASSWORD", "")  # set, empty: a board without password, on purpose
+    assert labcheck.check(str(path)).ok
+    assert labcheck.check("sim").ok  # a virtual lab's boards have no password: its password_env may be unset
+
+
+def test_a_missing_ssh_key_and_relative_paths_read_from_the_lab_files_folder(tmp_path: Path) -> None:
+    """Before: a missing `ssh.key` passed the check, and a relative one was read from the repository root
+    (site-packages once installed), not from the lab file's folder as labgrid-env's `file:` is."""
+    labs_dir = tmp_path / "labs"
+    labs_dir.mkdir()
+    text = LAB.replace("SERIAL", "/dev/null").replace("POWER", "true").replace("SSH_HOST", "127.0.0.1")
+    text = text.replace("HAS", "emmc").replace("port: 22}", "port: 22, key: keys/id_bench, known_hosts: kh/hosts}")
+    path = labs_dir / "bench.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems = [str(p) for p in labcheck.check(str(path)).problems]
+    assert problems == [
+        f"{path}:7: ssh.key: no such file '{labs_dir / 'keys' / 'id_bench'}' (the SSH private key; relative: to the "
+        "lab file's folder)",
+        f"{path}:7: ssh.known_hosts: its folder '{labs_dir / 'kh'}' does not exist",
+    ], problems
+    (labs_dir / "keys").mkdir()
+    (labs_dir / "keys" / "id_bench").write_text("key\n", encoding="utf-8")
+    (labs_dir / "kh").mkdir()
+    assert labcheck.check(str(path)).ok  # checked from the repository root (the test's cwd), read from labs/
+
+    from perfgate.board.lab import load
+    from perfgate.board.ssh import SshDriver
+
+    driver = SshDriver.from_lab(load(str(path), "am62xx_sk"), {}, "root", "", 5.0, log=lambda m: None)
+    assert driver.key_file == str(labs_dir / "keys" / "id_bench")  # what the gate itself then uses
+    assert driver.host_keys.path == labs_dir / "kh" / "hosts"
+
+
+def test_a_boards_override_for_an_unknown_board(tmp_path: Path) -> None:
+    """Before: `boards: {am62xx_skk: ...}` was silently ignored (no board of that name ever applied it)."""
+    path = lab(tmp_path, extra="boards:\n  am62xx_skk:\n    linux: {prompt: '# '}\n")
+    problems = [str(p) for p in labcheck.check(str(path), "am62xx_sk").problems]
+    assert len(problems) == 1 and problems[0].startswith(
+        f"{path}:11: boards.am62xx_skk: no such board: unknown board 'am62xx_skk'; known boards: "
+    ), problems
+    from perfgate.board.lab import board_profile, load
+
+    path = lab(tmp_path, extra="boards:\n  am62xx-sk:\n    linux: {prompt: 'bench# '}\n")  # an alias: applied
+    assert board_profile("am62xx_sk", load(str(path), "am62xx_sk"))["linux"]["prompt"] == "bench# "
+
+
+def test_a_lava_lab_with_no_token_and_a_server_that_does_not_resolve(tmp_path: Path, monkeypatch) -> None:
+    """Before: both passed the check; the run failed at its first job submission."""
+    monkeypatch.delenv("PERFGATE_TEST_LAVA_TOKEN", raising=False)
+    text = (ROOT / "variables" / "labs" / "example-lava.yaml").read_text(encoding="utf-8")
+    text = text.replace("lava.example.org", "lava.no-such-host.invalid")
+    text = text.replace("LAVA_TOKEN", "PERFGATE_TEST_LAVA_TOKEN")
+    path = tmp_path / "lkft.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems = [str(p) for p in labcheck.check(str(path)).problems]
+    assert problems[0] == (
+        f"{path}:{line_of(path, 'token_env:')}: lava.token_env: the environment variable "
+        "PERFGATE_TEST_LAVA_TOKEN is not set (it must hold the LAVA API token of lava.user)"
+    )
+    assert problems[1].startswith(f"{path}:{line_of(path, 'server:')}: lava.server: host 'lava.no-such-host.invalid' "
+                                  "does not resolve here"), problems  # fmt: skip
+    assert len(problems) == 2, problems
+    monkeypatch.setenv("PERFGATE_TEST_LAVA_TOKEN", "secret")
+    assert [str(p) for p in labcheck.check(str(path), resolve_hosts=False).problems] == []
+    text = text.replace("token_env: PERFGATE_TEST_LAVA_TOKEN", "identity: bench")
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("HOME", str(tmp_path))  # no lavacli identity file
+    problems = [str(p) for p in labcheck.check(str(path), resolve_hosts=False).problems]
+    line = line_of(path, "  identity: bench")
+    assert problems == [f"{path}:{line}: lava.identity: cannot read lavacli's identity file "
+                        f"{tmp_path}/.config/lavacli.yaml: No such file or directory"], problems  # fmt: skip
+
+
+def test_a_dry_run_says_each_lab_problem_once(tmp_path: Path) -> None:
+    """Before: every test of the dry run failed repeating every problem (608 tests x 5 problems on a full run)."""
+    path = lab(tmp_path, serial="/dev/ttyNOSUCH9", power="no-such-relay-tool")
+    p = dryrun(tmp_path, "-v", "BOARD:am62xx_sk", "-v", f"LAB:{path}", suite=ROOT / "suites" / "system")
+    out = p.stdout + p.stderr
+    assert p.returncode == 1, out  # one failed test: the dry run's own check
+    for problem in ("serial.port: no such serial device '/dev/ttyNOSUCH9'", "power.on: runs 'no-such-relay-tool'",
+                    "power.off: runs 'no-such-relay-tool'"):  # fmt: skip
+        assert out.count(problem) == 1, (problem, out)
+    assert out.count("FAIL: ") == 1 and "3 problem(s) with the command line, the board or the lab" in out, out
+    assert "181 passed, 1 failed" in out, out  # the suites' own tests dry-run as usual; the check fails once
+
+
+def test_the_notes_name_the_lab_file_where_it_is(tmp_path: Path) -> None:
+    """Before: a lab given by its path was named in the notes as variables/labs/<name>.yaml, where it is not."""
+    path = lab(tmp_path)
+    notes = labcheck.check(str(path), "am62xx_sk").notes
+    assert f"gfxbench: skipped in LAB=bench: lab 'bench' has no display ({path}: has) (needs display, gpu)" in notes
+    assert not [n for n in notes if "variables/labs/bench.yaml" in n], notes

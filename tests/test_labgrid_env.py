@@ -31,6 +31,11 @@ def env_file(path: Path, port: str, switch: Path, power: bool = True) -> Path:
     return path
 
 
+def env_line(path: Path, text: str) -> int:
+    """The line of a YAML file that holds `text` (the first one)."""
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
 def lab_file(tmp_path: Path, env: str = "env.yaml", target: str = "main", extra: dict | None = None) -> Path:
     lab = {
         "name": "bench",
@@ -101,12 +106,28 @@ def test_lab_check_reads_the_environment_without_activating(tmp_path: Path, scri
 
     path = lab_file(tmp_path, target="other")
     problems = [str(p) for p in labcheck.check(str(path)).problems]
-    assert problems == [f"{tmp_path / 'env.yaml'}: no target 'other' in the environment file (targets: main)"]
+    line = env_line(path, "target:")
+    assert problems == [f"{path}:{line}: labgrid_env.target: no target 'other' in '{tmp_path / 'env.yaml'}' "
+                        "(targets: main)"]  # fmt: skip
 
     env_file(tmp_path / "env.yaml", "/dev/ttyNOSUCH7", switch)
     problems = [str(p) for p in labcheck.check(str(lab_file(tmp_path))).problems]
-    assert problems == [f"{tmp_path / 'env.yaml'}: target 'main': RawSerialPort '/dev/ttyNOSUCH7' does not exist on "
-                        "this host"]  # fmt: skip
+    line = env_line(tmp_path / "env.yaml", "port:")
+    assert problems == [f"{tmp_path / 'env.yaml'}:{line}: targets.main.resources.RawSerialPort.port: "
+                        "'/dev/ttyNOSUCH7' does not exist on this host"]  # fmt: skip
+
+
+def test_lab_check_finds_an_external_power_command_not_on_path(tmp_path: Path, scripted) -> None:
+    """Issue 32: the ExternalPowerDriver's commands run on this host; one that is not on PATH is said, at its line in
+    the environment file, before anything is powered. Before, the check passed and the first power-cycle failed."""
+    sb, switch = scripted
+    env = env_file(tmp_path / "env.yaml", sb.path, switch)
+    text = env.read_text(encoding="utf-8").replace("cmd_off: 'true'", "cmd_off: no-such-relay-tool off 3")
+    env.write_text(text, encoding="utf-8")
+    problems = [str(p) for p in labcheck.check(str(lab_file(tmp_path)), "am62xx_sk").problems]
+    assert problems == [f"{env}:{env_line(env, 'cmd_off:')}: targets.main.drivers.ExternalPowerDriver.cmd_off: runs "
+                        "'no-such-relay-tool', which is not on PATH (nor a file) here"], problems  # fmt: skip
+    assert sb.cycles == 0 and not switch.exists()  # nothing powered
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,8 @@ def write(tmp_path: Path, text: str, name: str = "bench") -> Path:
     d.mkdir(parents=True, exist_ok=True)
     p = d / f"{name}.yaml"
     p.write_text(text, encoding="utf-8")
+    if not (d.parent / "boards").exists():  # the boards a lab's `boards:` may name (the gate's own)
+        (d.parent / "boards").symlink_to(Path(__file__).resolve().parents[1] / "variables" / "boards")
     return p
 
 

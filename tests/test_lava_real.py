@@ -3,7 +3,7 @@ device booting the project's QEMU board image (its Debian arm64 kernel, its busy
 ramdisk), the gate rendering one job for the selected suites and judging what the real tools printed (openssl,
 fio, cyclictest, iperf3 against this host) against the qemu_arm64 criteria.
 
-Needs setup.sh's packages (lava-server, lava-dispatcher, PostgreSQL) and the QEMU image (setup.sh --qemu); under
+Needs setup.sh --tests's packages (lava-server, lava-dispatcher, PostgreSQL) and the QEMU image it builds; under
 CI=true a missing one fails instead of skipping. About 5 minutes.
 """
 
@@ -20,6 +20,7 @@ import pytest
 
 from perfgate import criteria, paths
 from perfgate.board.lab import load
+from perfgate.lava import job as jobdef
 from perfgate.lava import settings as lava_settings
 from perfgate.lava.client import Client, LavaError
 from perfgate.lava.session import Planned, Session
@@ -73,7 +74,7 @@ def gate(lava: LavaLab, lab: Path, out: Path, suites: tuple[str, ...], *variable
     return p, run, json.loads((run / "metrics.json").read_text()), json.loads((run / "run.json").read_text())
 
 
-def test_the_gate_judges_the_qemu_criteria_from_lava_jobs(lava, tmp_path):
+def test_the_gate_judges_the_qemu_criteria_from_lava_jobs(lava, tmp_path, monkeypatch):
     started = time.monotonic()
     p, run, entries, meta = gate(lava, lava.lab_file(tmp_path), tmp_path / "out", SUITES, "-v", "REPEAT:2")
     by_id = {e["id"]: e for e in entries}
@@ -97,6 +98,19 @@ def test_the_gate_judges_the_qemu_criteria_from_lava_jobs(lava, tmp_path):
     assert (run / "lava" / f"lava-job-{first['id']}-log.yaml").exists()
     raw = next((run / "raw" / "openssl").glob("openssl-*-1.txt")).read_text()
     assert "Percent of CPU this job got" in raw and "The 'numbers' are in 1000s of bytes per second" in raw
+    # issue 32: the last job records each criterion as a LAVA test case with its value and unit (LAVA's own
+    # results, read back through its API), outside the job budget
+    last = lv["jobs"][-1]
+    assert last["purpose"].startswith("the criteria's values") and last["health"] == "Complete", lv
+    s = lava_settings.settings(load(str(lava.lab_file(tmp_path)), BOARD))
+    monkeypatch.setenv(TOKEN_ENV, lava.token)
+    cases = {r["name"]: r for r in Client(s).results(last["id"]) if r.get("suite", "").endswith("perfgate-criteria")}
+    for cid, e in by_id.items():
+        case = cases[jobdef.case_name(cid, BOARD)]
+        assert case["result"] == jobdef.LAVA_RESULTS.get(e["verdict"], "unknown"), (case, e)
+        if isinstance(e["measured"], int | float):
+            assert float(case["measurement"]) == pytest.approx(e["measured"], rel=1e-6), (case, e)
+            assert case["unit"] == jobdef.units(e["unit"]), (case, e)
     print(f"LAVA gate run: {time.monotonic() - started:.0f} s, {lv['jobs_used']} jobs")
 
 

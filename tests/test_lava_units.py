@@ -4,6 +4,7 @@ The real server's tests are in test_lava_real.py."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 from pathlib import Path
@@ -248,3 +249,90 @@ def test_an_incomplete_job_keeps_what_it_finished_and_fails_the_rest_with_lavas_
     with pytest.raises(JobFailed):  # asked again: not another job for a command its job failed
         sess.run("echo two")
     assert len(c.definitions) == 1
+
+
+# ------------------------------------------------------------------------- issue 32: the criteria's values in LAVA
+
+LAVA_SHELL = Path("/usr/lib/python3/dist-packages/lava_dispatcher/lava_test_shell")  # Debian's lava-dispatcher
+PARSE = """\
+import json, sys
+from lava_dispatcher.actions.test.shell import handle_testcase
+from lava_dispatcher.connection import SignalMatch
+out = []
+for line in sys.stdin:
+    line = line.strip()
+    assert line.startswith("<LAVA_SIGNAL_TESTCASE ") and line.endswith(">"), line
+    out.append(SignalMatch().match(handle_testcase(line[len("<LAVA_SIGNAL_TESTCASE "):-1].split())))
+print(json.dumps(out))
+"""
+
+
+def entry(cid: str, verdict: str, measured: float | None, unit: str) -> dict:
+    return {"id": cid, "verdict": verdict, "measured": measured, "unit": unit}
+
+
+ENTRIES = [
+    entry("qemu_arm64.openssl.openssl-performance.aes-128-cbc-1024.perf", "pass", 412345.67, "KB/s"),
+    entry("qemu_arm64.rt_latency.cyclictest.max-latency.perf", "fail", 182.0, "us"),
+    entry("qemu_arm64.mmcsd.fio.write.perf", "warn", 40.5, "MB/s (1M blocks)"),
+    entry("qemu_arm64.boot_time.boot.linux.perf", "skip", None, "s"),
+    entry("qemu_arm64.ethernet.iperf3.tcp-rx.perf", "inconclusive", 1.25e-05, "Mbit/s"),
+    entry("qemu_arm64." + "very-long-table-name." * 8 + "perf", "pass", 3.0, "ms"),
+]
+
+
+def test_each_criterion_is_a_lava_test_case_with_its_value_and_unit(tmp_path):
+    """The results job's steps are LAVA's `lava-test-case <name> --result R --measurement V --units U`, run here
+    through LAVA's own lava-test-case script and read back by LAVA's own signal parser (Debian's lava-dispatcher):
+    each criterion's result, value and unit arrive as LAVA stores them. Before, the job's test cases were
+    `perfgate-<n>` pass/fail by exit status, with no measurement."""
+    if not (LAVA_SHELL / "lava-test-case").exists():
+        pytest.skip("needs lava-dispatcher (./setup.sh --tests installs it)")
+    s = lava_settings.settings(load(str(write(tmp_path, LAB)), "qemu_arm64"))
+    job = yaml.safe_load(jobdef.render_results(s, ENTRIES, board="qemu_arm64"))
+    assert [next(iter(a)) for a in job["actions"]] == ["deploy", "boot", "test"]  # LAVA boots the board for it
+    definition = job["actions"][2]["test"]["definitions"][0]
+    assert definition["name"] == "perfgate-criteria"
+    steps = definition["repository"]["run"]["steps"]
+    assert len(steps) == len(ENTRIES)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("lava-test-case", "lava-common-functions"):
+        script = bin_dir / name
+        script.write_text("#!/bin/sh\n" + (LAVA_SHELL / name).read_text(encoding="utf-8"), encoding="utf-8")
+        script.chmod(0o755)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "LAVA_RESULT_DIR": str(tmp_path / "results")}
+    p = subprocess.run(["sh", "-c", "set -e\n" + "\n".join(steps)], capture_output=True, text=True, env=env,
+                       check=False)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    parsed = subprocess.run(["/usr/bin/python3", "-c", PARSE], input=p.stdout, capture_output=True, text=True,
+                            check=False)  # fmt: skip
+    assert parsed.returncode == 0, parsed.stderr
+    cases = json.loads(parsed.stdout)
+    assert [(c["test_case_id"], c["result"], c.get("measurement"), c.get("units")) for c in cases[:5]] == [
+        ("openssl.openssl-performance.aes-128-cbc-1024.perf", "pass", 412345.67, "KB/s"),
+        ("rt_latency.cyclictest.max-latency.perf", "fail", 182.0, "us"),
+        ("mmcsd.fio.write.perf", "pass", 40.5, "MB/s_(1M_blocks)"),  # warn: passed, with a warning
+        ("boot_time.boot.linux.perf", "skip", None, None),  # not measured: its result, no number
+        ("ethernet.iperf3.tcp-rx.perf", "unknown", 1.25e-05, "Mbit/s"),
+    ]
+    long = cases[5]["test_case_id"]
+    assert len(long) == 100 and long == jobdef.case_name(ENTRIES[5]["id"], "qemu_arm64"), long  # LAVA keeps 100
+    assert (tmp_path / "results" / "results" / "mmcsd.fio.write.perf" / "measurement").read_text() == "40.5\n"
+
+
+def test_the_results_job_runs_last_outside_the_budget_and_can_be_turned_off(tmp_path):
+    c = FakeClient(tmp_path)
+    sess = session(tmp_path, c)
+    sess.start([Planned("a", "echo one")])
+    assert sess.run("echo one") == "one\n"
+    rec = sess.report(ENTRIES[:2])
+    assert rec is not None and rec.health == "Complete" and len(c.definitions) == 2
+    assert "lava-test-case openssl.openssl-performance.aes-128-cbc-1024.perf --result pass --measurement " \
+           "412345.67 --units KB/s" in c.definitions[1]  # fmt: skip
+    assert sess.summary()["jobs_used"] == 1 and len(sess.summary()["jobs"]) == 2  # it measures nothing
+    assert sess.report([]) is None and len(c.definitions) == 2
+    lab = LAB.replace("  max_jobs: 3\n", "  max_jobs: 3\n  report: false\n")
+    assert not lava_settings.settings(load(str(write(tmp_path, lab)), "qemu_arm64")).report
+    with pytest.raises(DataError, match=r"lava.report: must be true or false"):
+        load(str(write(tmp_path, LAB.replace("  max_jobs: 3\n", "  max_jobs: 3\n  report: maybe\n"))), "qemu_arm64")

@@ -36,6 +36,6 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert len(blocks) == 2, blocks
     gate, tests = blocks
     assert gate.startswith("./setup.sh") and "robot" in gate
-    assert tests.startswith("./setup.sh --qemu") and "pytest" in tests
+    assert tests.startswith("./setup.sh --tests") and "pytest" in tests
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert tests in ci, f".ci/run does not run the README's test command {tests!r}"

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "qemu": ("qemu", "build or start the QEMU arm64 virtual board"),
     "suites": ("suites", "print the gate's suites directory (robot -v BOARD:<b> $(perfgate suites)) or a suite's file"),
     "init": ("init", "write a starting lab file and a README for your own lab into a directory"),
+    "docs": ("docs", "print the gate's documentation: a topic (labs, lava, squad, ci...), or every topic"),
 }
 
 

@@ -15,6 +15,7 @@ Nothing here powers, opens or connects to anything.
 from __future__ import annotations
 
 import copy
+import os
 import shlex
 import shutil
 import socket
@@ -145,30 +146,78 @@ def _check_host(lab: labs.Lab, report: Report, resolve_hosts: bool) -> None:
             value = value.get(k) if isinstance(value, dict) else None
         if value is None or (isinstance(value, str) and value.strip().lower() in NOT_COMMANDS):
             continue
-        program = _program(value)
-        if program is None:
-            report.problems.append(lab.error(f"is not a command line the shell can split: {value!r}", *key))
-        elif program and not _runnable(program):
-            report.problems.append(lab.error(f"runs {program!r}, which is not on PATH (nor a file) here", *key))
+        problem = _command_problem(value)
+        if problem:
+            report.problems.append(lab.error(problem, *key))
     if resolve_hosts:
         ssh = d.get("ssh")
         if isinstance(ssh, dict):
             _resolves(lab, report, str(ssh.get("address") or "discover"), ("ssh", "address"), ("discover",))
         _resolves(lab, report, str((d.get("tester") or {}).get("address") or "host"), ("tester", "address"), ("host",))
-    ssh = d.get("ssh")
-    known = ssh.get("known_hosts") if isinstance(ssh, dict) else None
-    if isinstance(known, str) and not labs.TEMPLATE.search(known):
-        folder = Path(known).expanduser().parent
-        if not folder.is_dir():
-            report.problems.append(lab.error(f"its folder {str(folder)!r} does not exist", "ssh", "known_hosts"))
+    _check_files(lab, report)
+    _check_password(lab, report)
     coordinator = (d.get("labgrid") or {}).get("coordinator") if d["kind"] == "labgrid" else None
     if resolve_hosts and isinstance(coordinator, str):  # HOST:PORT ([v6]:PORT)
         host = coordinator.rsplit(":", 1)[0].strip("[]") if ":" in coordinator else coordinator
         _resolves(lab, report, host, ("labgrid", "coordinator"))
-    if d["kind"] == "labgrid-env":  # the environment file, its target and its serial devices, nothing activated
+    if d["kind"] == "labgrid-env":  # the environment file, its target, its devices and commands, nothing activated
         from perfgate.board import labgrid_env
 
-        report.problems += labgrid_env.check(lab)
+        report.problems += labgrid_env.check(lab, _command_problem)
+    if d["kind"] == "lava":
+        _check_lava(lab, report, resolve_hosts)
+
+
+def _check_files(lab: labs.Lab, report: Report) -> None:
+    """ssh.key must be there, ssh.known_hosts's folder too (the file is written on first use): both read from the
+    lab file's folder when relative, as the gate reads them."""
+    ssh = lab.data.get("ssh")
+    if not isinstance(ssh, dict):
+        return
+    key, known = ssh.get("key"), ssh.get("known_hosts")
+    if isinstance(key, str) and not labs.TEMPLATE.search(key) and not lab.file(key).is_file():
+        report.problems.append(lab.error(f"no such file {str(lab.file(key))!r} (the SSH private key; relative: to "
+                                         "the lab file's folder)", "ssh", "key"))  # fmt: skip
+    if isinstance(known, str) and not labs.TEMPLATE.search(known) and not lab.file(known).parent.is_dir():
+        folder = lab.file(known).parent
+        report.problems.append(lab.error(f"its folder {str(folder)!r} does not exist", "ssh", "known_hosts"))
+
+
+def _check_password(lab: labs.Lab, report: Report) -> None:
+    """A hardware lab's login.password_env names a variable this shell has (empty: a board without password); a
+    virtual lab's boards have none."""
+    env = (lab.data.get("login") or {}).get("password_env")
+    if isinstance(env, str) and not lab.virtual and env not in os.environ:
+        report.problems.append(lab.error(f"the environment variable {env} is not set: the gate would type an empty "
+                                         f"password (export {env}=..., or {env}= for a board without one, or drop "
+                                         "password_env)", "login", "password_env"))  # fmt: skip
+
+
+def _check_lava(lab: labs.Lab, report: Report, resolve_hosts: bool) -> None:
+    """The LAVA token is there (token_env set, or lavacli's identity file has the identity) and the server
+    resolves; nothing is submitted or connected."""
+    from perfgate.lava import settings as lava_settings
+
+    lava = lava_settings.settings(lab)
+    try:
+        lava.token()
+    except DataError as e:
+        key = "token_env" if lava.token_env else "identity"
+        message = e.message.split(": ", 1)[1] if e.message.startswith("lava.") else e.message
+        report.problems.append(lab.error(message, "lava", key))
+    host = urlsplit(lava.server).hostname
+    if resolve_hosts and host:
+        _resolves(lab, report, host, ("lava", "server"))
+
+
+def _command_problem(command: object) -> str | None:
+    """What is wrong with a command line on this host (it cannot be split, its program is not there), or None."""
+    program = _program(command)
+    if program is None:
+        return f"is not a command line the shell can split: {command!r}"
+    if program and not _runnable(program):
+        return f"runs {program!r}, which is not on PATH (nor a file) here"
+    return None
 
 
 def _program(command: object) -> str | None:
@@ -251,7 +300,7 @@ def _check_board(lab: labs.Lab, board: str, release: str | None, report: Report)
     except PerfgateError as e:
         report.problems.append(e)
         return
-    lab_data = {**lab.data, "name": lab.name, "profile_overrides": dict(lab.profile_overrides)}
+    lab_data = {**lab.data, "name": lab.name, "file": str(lab.path), "profile_overrides": dict(lab.profile_overrides)}
     for suite, crits in sorted(selection.by_suite().items()):
         try:
             workload = import_module(f"perfgate.workloads.{suite}").WORKLOAD

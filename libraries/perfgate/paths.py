@@ -1,7 +1,7 @@
 """Where the project's data lives. PERFGATE_ROOT overrides the repository root (tests use it).
 
-Two layouts: a checkout (suites/, resources/, variables/ and guides/ beside libraries/), and an installed wheel or
-sdist, which carries the same four directories inside the package as perfgate/share/ (setup.py copies them). An
+Two layouts: a checkout (suites/, resources/, variables/, guides/ and docs/ beside libraries/), and an installed wheel
+or sdist, which carries the same five directories inside the package as perfgate/share/ (setup.py copies them). An
 installed gate never writes into site-packages: its results go under the current directory (or PERFGATE_RESULTS) and
 what it builds (simulated boards' host keys, the QEMU image) under ~/.cache/perfgate (or PERFGATE_BUILD)."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-SHARED = ("suites", "resources", "variables", "guides")  # what an installed package carries in perfgate/share/
+SHARED = ("suites", "resources", "variables", "guides", "docs")  # what an installed package carries in perfgate/share/
 
 
 def _checkout() -> Path:
@@ -51,6 +51,11 @@ def boards() -> Path:
 
 def labs() -> Path:
     return variables() / "labs"
+
+
+def docs() -> Path:
+    """The documentation (docs/*.md): `perfgate docs [topic]` prints it, from a checkout or an installed package."""
+    return root() / "docs"
 
 
 def results() -> Path:

@@ -1,4 +1,4 @@
-"""Labs: variables/labs/<name>.yaml says where a board is and how to reach it (format: docs/architecture.md).
+"""Labs: variables/labs/<name>.yaml says where a board is and how to reach it (every key: docs/labs.md).
 
 `load(name, board)` validates the file (every error names the file, the key and its line), applies the lab's
 per-board overrides (`boards.<board>`: lab keys override the lab, other keys override the board profile) and
@@ -16,11 +16,11 @@ from typing import Any
 
 import yaml
 
-from perfgate import address, paths
+from perfgate import address, boards, paths
 from perfgate.board import lab_labgrid, lab_labgrid_env
 from perfgate.board.timeouts import TIMEOUTS
 from perfgate.datafile import load_mapping, merge
-from perfgate.errors import DataError
+from perfgate.errors import DataError, UnknownBoard
 from perfgate.lava import OWNS_BOARD
 from perfgate.lava import settings as lava_settings
 from perfgate.squad import target as squad_target
@@ -86,6 +86,12 @@ class Lab:
             return f"LAB={self.name}: virtual board (the lab says so), not hardware"
         return f"LAB={self.name}: hardware lab ({self.data.get('description') or self.path.name})"
 
+    def file(self, value: str) -> Path:
+        """A path the lab names (ssh.key, ssh.known_hosts, labgrid_env.file): `~` expanded, a relative one read
+        from the lab file's folder."""
+        p = Path(value).expanduser()
+        return p if p.is_absolute() else self.path.parent / p
+
     def error(self, message: str, *key: str | int) -> DataError:
         return DataError(f"{'.'.join(map(str, key))}: {message}" if key else message, self.path, _line(self.lines, key))
 
@@ -94,8 +100,6 @@ def board_profile(board: str, lab: Lab) -> dict:
     """The board's profile as this lab sees it: variables/boards (defaults, the board) with the lab's
     `boards.<board>` overrides on top (and `network: false` for a console-only lab). Every part of the gate (board
     control, workloads, the gate's planning) reads this one."""
-    from perfgate import boards
-
     return merge(boards.profile(board), lab.profile_overrides)
 
 
@@ -260,9 +264,9 @@ def _validate_ssh(lab: Lab, ssh: dict) -> None:
     policy = ssh.get("host_keys", "accept-new")
     if policy not in HOST_KEY_POLICIES:
         raise lab.error(f"must be one of {', '.join(HOST_KEY_POLICIES)}, not {policy!r}", "ssh", "host_keys")
-    known = ssh.get("known_hosts")
-    if known is not None and not (isinstance(known, str) and known.strip()):
-        raise lab.error("must be a file path (the lab's known-hosts file)", "ssh", "known_hosts")
+    for key, what in (("known_hosts", "the lab's known-hosts file"), ("key", "the SSH private key")):
+        if ssh.get(key) is not None and not (isinstance(ssh[key], str) and ssh[key].strip()):
+            raise lab.error(f"must be a file path ({what}; relative: to the lab file's folder)", "ssh", key)
     ssh.setdefault("address", address)
     ssh.setdefault("port", port_)
     ssh["host_keys"] = policy
@@ -283,9 +287,10 @@ def _validate_rest(lab: Lab) -> None:
         if not isinstance(d.get(key) or {}, dict):
             raise lab.error("must be a mapping", key)
         d[key] = d.get(key) or {}
-    for board, over in d["boards"].items():
+    for board, over in list(d["boards"].items()):
         if not isinstance(over, dict):
             raise lab.error("per-board overrides must be a mapping", "boards", board)
+        _check_board_name(lab, str(board))
     _check_seconds(lab)
     _check_addresses(lab)
     _check_storage(lab)
@@ -298,6 +303,20 @@ def _validate_rest(lab: Lab) -> None:
     meter = d.get("power_meter")
     if meter is not None and not isinstance(meter, str):
         raise lab.error("must be a command (string) or null", "power_meter")
+
+
+def _check_board_name(lab: Lab, name: str) -> None:
+    """A `boards:` override is for a board the gate knows (an alias is read as its board): an unknown name would
+    never apply, silently."""
+    try:
+        board = boards.resolve(name)
+    except UnknownBoard as e:
+        raise lab.error(f"no such board: {e.message}", "boards", name) from None
+    if board != name:  # an alias (am62xx-sk): the gate looks its overrides up by the board's own name
+        if board in lab.data["boards"]:
+            raise lab.error(f"names board {board}, which `boards:` also lists as {board}: give one", "boards", name)
+        lab.data["boards"][board] = lab.data["boards"].pop(name)
+        lab.lines.setdefault(("boards", board), _line(lab.lines, ("boards", name)) or 0)
 
 
 def refuse_simulated_board(lab: Lab) -> None:

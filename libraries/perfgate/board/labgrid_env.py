@@ -16,7 +16,10 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
+
+import yaml
 
 from perfgate.board import lab_labgrid_env
 from perfgate.board.console import Console
@@ -50,27 +53,83 @@ def _target(env, name: str, path: Path):
         raise DataError(f"labgrid cannot set up target {name!r}: {type(e).__name__}: {e}", path) from None
 
 
-def check(lab) -> list[DataError]:
-    """The environment file, the target, a console driver, and the local serial devices it names: without
-    activating a driver (nothing is opened, powered or connected)."""
+# driver attributes that are command lines labgrid runs on this host (shlex.split, then subprocess)
+COMMANDS = {"ExternalPowerDriver": ("cmd_on", "cmd_off", "cmd_cycle"), "ExternalConsoleDriver": ("cmd",)}
+
+
+def check(lab, command_problem: Callable[[object], str | None]) -> list[DataError]:
+    """The environment file, the target, a console driver, the local serial devices it names and the commands its
+    external drivers run (`command_problem` says what is wrong with one): without activating a driver (nothing is
+    opened, powered or connected). Each problem in the environment file names its line and key."""
     from labgrid.protocol import ConsoleProtocol
 
     path = lab_labgrid_env.env_file(lab)
     name = lab_labgrid_env.target(lab)
     try:
-        target = _target(_environment(path), name, path)
+        env = _environment(path)
     except DataError as e:  # no file: said at the lab's key; labgrid's own complaints: at the environment file
         return [e] if e.path else [lab.error(e.message, "labgrid_env", "file")]
+    targets = sorted((env.config.data.get("targets") or {}).keys())
+    if name not in targets:
+        return [lab.error(f"no target {name!r} in {str(path)!r} (targets: {', '.join(targets) or 'none'})",
+                          "labgrid_env", "target")]  # fmt: skip
+    try:
+        target = _target(env, name, path)
+    except DataError as e:
+        return [e]
+    lines = _lines(path)
+
+    def problem(message: str, *key: str) -> DataError:
+        where = ("targets", name, *key)
+        return DataError(f"{'.'.join(where)}: {message}", path, _line(lines, where))
+
     problems: list[DataError] = []
     try:
         target.get_driver(ConsoleProtocol, activate=False)
     except Exception:
-        problems.append(DataError(f"target {name!r} has no console driver (ConsoleProtocol: SerialDriver...)", path))
+        problems.append(problem("the target has no console driver (ConsoleProtocol: SerialDriver...)", "drivers"))
     for resource in target.resources:
         port = getattr(resource, "port", None)
-        if type(resource).__name__ == "RawSerialPort" and isinstance(port, str) and not os.path.exists(port):
-            problems.append(DataError(f"target {name!r}: RawSerialPort {port!r} does not exist on this host", path))
+        kind = type(resource).__name__
+        if kind == "RawSerialPort" and isinstance(port, str) and not os.path.exists(port):
+            problems.append(problem(f"{port!r} does not exist on this host", "resources", kind, "port"))
+    for driver in target.drivers:
+        kind = type(driver).__name__
+        for attribute in COMMANDS.get(kind, ()):
+            command = getattr(driver, attribute, None)
+            said = command_problem(command) if isinstance(command, str) and command.strip() else None
+            if said:
+                problems.append(problem(said, "drivers", kind, attribute))
     return problems
+
+
+def _lines(path: Path) -> dict[tuple, int]:
+    """Each key path of a YAML file (list items left out of the path: labgrid takes `drivers:` as a mapping or as
+    a list of one-key mappings) -> its line."""
+    lines: dict[tuple, int] = {}
+
+    def walk(node: yaml.Node, where: tuple) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                lines.setdefault((*where, str(k.value)), k.start_mark.line + 1)
+                walk(v, (*where, str(k.value)))
+        elif isinstance(node, yaml.SequenceNode):
+            for v in node.value:
+                walk(v, where)
+
+    with contextlib.suppress(OSError, yaml.YAMLError):
+        node = yaml.compose(path.read_text(encoding="utf-8"))
+        if node is not None:
+            walk(node, ())
+    return lines
+
+
+def _line(lines: dict[tuple, int], key: tuple) -> int | None:
+    while key:
+        if key in lines:
+            return lines[key]
+        key = key[:-1]
+    return None
 
 
 class LabgridEnv:

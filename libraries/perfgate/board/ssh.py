@@ -22,7 +22,6 @@ from typing import Any
 
 import paramiko
 
-from perfgate import paths
 from perfgate.board.lab import Lab, expand
 from perfgate.board.shell import CommandTimeout, ConnectionDropped
 
@@ -235,21 +234,18 @@ class SshDriver:
     @classmethod
     def from_lab(cls, lab: Lab, context: dict, user: str, password: str, timeout: float,
                  log: Callable[[str], None] = print, library: Any = None) -> SshDriver:  # fmt: skip
-        """The lab's `ssh`: port (a number, `discover` or `{state.ssh_port}`), key (relative to the repository),
+        """The lab's `ssh`: port (a number, `discover` or `{state.ssh_port}`), key (relative to the lab file's folder),
         host_keys and known_hosts (else for a hardware lab ~/.config/perfgate/known_hosts.<lab>; a virtual lab's
         boards make new keys when they start: kept for the run only)."""
         ssh = lab.data.get("ssh") if isinstance(lab.data.get("ssh"), dict) else {}
         port = ssh.get("port", 22)
         if port == "discover":
             port = (context.get("state_data") or {}).get("ssh_port", 22)
-        key = ssh.get("key")
-        if key and not Path(str(key)).is_absolute():
-            key = paths.root() / str(key)
+        key = lab.file(expand(str(ssh["key"]), context)) if ssh.get("key") else None
         known = ssh.get("known_hosts")
         path: Path | None = None
         if known:
-            path = Path(str(known)).expanduser()
-            path = path if path.is_absolute() else paths.root() / path
+            path = lab.file(str(known))
         elif not lab.virtual:
             path = Path.home() / ".config" / "perfgate" / f"known_hosts.{lab.name}"
         host_keys = HostKeys(str(ssh.get("host_keys") or "accept-new"), path, log=log)

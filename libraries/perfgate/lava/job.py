@@ -10,10 +10,20 @@ byte for byte whatever LAVA does to console lines (it strips carriage returns an
 END marker's size and digest prove it (perfgate.lava.log). The nonce is new per job: no earlier output, echoed
 command or kernel line can pass for a marker. Each command is also a LAVA test case (`perfgate-<n>`: pass when it
 exited 0), so LAVA's own results page lists them.
+
+The criteria's values come back the other way once the gate has judged them: a last job (`render_results`) whose
+test definition `perfgate-criteria` records each criterion as a LAVA test case with LAVA's own
+`lava-test-case <name> --result <pass|fail|skip|unknown> --measurement <value> --units <unit>`, so LAVA's results
+pages, charts and queries show the numbers (a criterion not measured: its result, no measurement). LAVA reads the
+signal's fields split on white space and `=` (lava_dispatcher.actions.test.shell.handle_testcase) and keeps 100
+characters of a name or a unit (lava_results_app.models.TestCase): `case_name` and `units` keep them in that.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
+import re
 import secrets
 import shlex
 from dataclasses import dataclass
@@ -61,11 +71,55 @@ def _seconds(value: float) -> dict:
     return {"seconds": max(1, round(value))}
 
 
+LAVA_RESULTS = {"pass": "pass", "warn": "pass", "fail": "fail", "skip": "skip"}  # else: unknown (inconclusive...)
+NAME_MAX = 100  # lava_results_app.models.TestCase: name and units hold 100 characters
+
+
+def case_name(criterion_id: str, board: str = "") -> str:
+    """A criterion's LAVA test case name: its id without the board (the job names it), in LAVA's characters; a
+    name cut to LAVA's length keeps a digest of the whole id, so two never read as one."""
+    name = criterion_id[len(board) + 1 :] if board and criterion_id.startswith(board + ".") else criterion_id
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "criterion"
+    if len(name) > NAME_MAX:
+        name = name[: NAME_MAX - 9] + "-" + hashlib.sha256(criterion_id.encode()).hexdigest()[:8]
+    return name
+
+
+def units(unit: str) -> str:
+    """A unit as LAVA can carry it in a test case signal (no white space, no `=`)."""
+    return re.sub(r"[\s=]+", "_", unit.strip())[:NAME_MAX]
+
+
+def case_step(entry: dict, board: str = "") -> str:
+    """One criterion of metrics.json as a `lava-test-case` line: its result, and its value with its unit."""
+    words = ["lava-test-case", case_name(str(entry["id"]), board), "--result",
+             LAVA_RESULTS.get(str(entry.get("verdict")), "unknown")]  # fmt: skip
+    value = entry.get("measured")
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        words += ["--measurement", repr(float(value))]
+        if units(str(entry.get("unit") or "")):
+            words += ["--units", units(str(entry["unit"]))]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def render_results(s: Settings, entries: list[dict], *, board: str = "", metadata: dict | None = None) -> str:
+    """The job that records the judged criteria (metrics.json's entries) as LAVA test cases with their values."""
+    steps = [case_step(e, board) for e in entries]
+    return _render(s, steps, "perfgate-criteria", f"perfgate: {len(steps)} criteria of {board or 'the board'}",
+                   120.0 + len(steps), board=board, suites="the criteria's values", metadata=metadata)  # fmt: skip
+
+
 def render(s: Settings, commands: list[Command], token: str, *, board: str = "", suites: str = "",
            metadata: dict | None = None) -> str:  # fmt: skip
     """The job definition (YAML) for LAVA's scheduler.jobs.submit."""
+    steps = [helper(token), *(step(c) for c in commands)]
+    return _render(s, steps, "perfgate", f"perfgate: {len(commands)} commands for {board or 'the board'}",
+                   sum(c.timeout for c in commands) + 120.0, board=board, suites=suites, metadata=metadata)  # fmt: skip
+
+
+def _render(s: Settings, steps: list[str], definition: str, description: str, test_time: float, *, board: str,
+            suites: str, metadata: dict | None) -> str:  # fmt: skip
     t = s.timeouts
-    test_time = sum(c.timeout for c in commands) + 120.0
     if "test" in t:
         test_time = min(test_time, t["test"])
     deploy = []
@@ -96,19 +150,18 @@ def render(s: Settings, commands: list[Command], token: str, *, board: str = "",
     meta = {**s.metadata, **(metadata or {})}
     if meta:
         job["metadata"] = {str(k): str(v) for k, v in meta.items()}
-    steps = [helper(token), *(step(c) for c in commands)]
     test = {
         "timeout": _seconds(test_time),
         "definitions": [
             {
                 "from": "inline",
-                "name": "perfgate",
-                "path": "inline/perfgate.yaml",
+                "name": definition,
+                "path": f"inline/{definition}.yaml",
                 "repository": {
                     "metadata": {
                         "format": "Lava-Test Test Definition 1.0",
-                        "name": "perfgate",
-                        "description": f"perfgate: {len(commands)} commands for {board or 'the board'}",
+                        "name": definition,
+                        "description": description,
                     },
                     "run": {"steps": steps},
                 },

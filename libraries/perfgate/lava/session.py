@@ -29,6 +29,7 @@ from perfgate.lava.settings import Settings
 
 WAITING = ("Submitted", "Scheduling", "Scheduled")
 MARGIN = 120.0  # seconds past the job's own timeout before the gate gives up on it
+RESULTS = "the criteria's values (LAVA test cases with measurements)"
 
 
 class JobFailed(AssertionError):
@@ -248,6 +249,39 @@ class Session:
                 said = line
             time.sleep(self.s.poll)
 
+    # ------------------------------------------------------------------------------------------------ results
+    def report(self, entries: list[dict]) -> JobRecord | None:
+        """The judged criteria (metrics.json's entries) into LAVA as test cases with their values and units: one
+        last job (outside lava.max_jobs: it measures nothing). None when there is nothing to record; a failure is
+        said, never raised (the run's verdict and files do not depend on it)."""
+        if not entries:
+            return None
+        t0 = time.monotonic()
+        definition = jobdef.render_results(self.s, entries, board=self.board,
+                                           metadata={**self.metadata, "perfgate.purpose": RESULTS})  # fmt: skip
+        try:
+            ids = self.client.submit(definition)
+            rec = JobRecord(ids[0], self.s.job_url(ids[0]), [], RESULTS, submitted=time.monotonic())
+            rec.overhead = {"render": time.monotonic() - t0}
+            self.jobs.append(rec)
+            self._keep(f"lava-job-{rec.id}-definition.yaml", definition)
+            self.say(f"LAVA job {rec.id} submitted: {len(entries)} criteria as LAVA test cases with their values: "
+                     f"{rec.url}")  # fmt: skip
+            if self.on_job:
+                self.on_job(rec)
+            _, state = self._follow(rec, [], "")
+        except (PerfgateError, JobFailed) as e:
+            self.say(f"LAVA: the criteria's values were not recorded in LAVA: {e}")
+            return None
+        rec.state, rec.health, rec.device = state.state, state.health, state.device
+        if state.health != GOOD_HEALTH:
+            rec.failure = failure(self.client.results(rec.id), state)
+        self.say(f"LAVA job {rec.id} {state.health}{': ' + rec.failure if rec.failure else ''}: {len(entries)} "
+                 f"criteria recorded ({rec.url.replace('/scheduler/job/', '/results/')})")  # fmt: skip
+        if self.on_job:
+            self.on_job(rec)
+        return rec
+
     def _keep(self, name: str, text: str) -> None:
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -256,7 +290,8 @@ class Session:
     # ------------------------------------------------------------------------------------------------ report
     def summary(self) -> dict:
         return {
-            "server": self.s.web, "device_type": self.s.device_type, "jobs_used": len(self.jobs),
+            "server": self.s.web, "device_type": self.s.device_type,
+            "jobs_used": sum(1 for j in self.jobs if j.purpose != RESULTS),
             "max_jobs": self.s.max_jobs, "jobs": [j.summary() for j in self.jobs],
         }  # fmt: skip
 

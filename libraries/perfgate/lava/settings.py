@@ -11,6 +11,7 @@
       deploy: {to: tftp, kernel: {url: ...}, ...}          # LAVA's deploy action, as LAVA takes it
       boot: {method: u-boot, commands: ramdisk, ...}       # LAVA's boot action
       timeouts: {queue: 1800, job: 3600}         # seconds
+      report: true                               # a last job records each criterion's value as a LAVA test case
 
 The token never lives in the lab file: an environment variable names it, or lavacli's identity file holds it.
 Every error names the lab file, the key and its line (the lab's own `error()`). This module knows a lab only as
@@ -32,7 +33,7 @@ from perfgate.errors import DataError
 
 KEYS = (
     "server", "user", "token_env", "identity", "identity_file", "device_type", "tags", "job_name", "priority",
-    "visibility", "context", "deploy", "boot", "timeouts", "max_jobs", "poll", "metadata",
+    "visibility", "context", "deploy", "boot", "timeouts", "max_jobs", "poll", "metadata", "report",
 )  # fmt: skip
 TIMEOUT_KEYS = ("job", "action", "connection", "deploy", "boot", "test", "queue", "server")
 DEFAULT_TIMEOUTS = {"job": 3600.0, "action": 600.0, "connection": 120.0, "test": 3600.0, "queue": 1800.0,
@@ -75,6 +76,7 @@ class Settings:
     timeouts: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TIMEOUTS))
     max_jobs: int = 4
     poll: float = 2.0
+    report: bool = True  # a last job records the judged criteria as LAVA test cases with their values
     lab_path: str = ""
     lab_name: str = ""
 
@@ -196,6 +198,9 @@ def validate(lab: LabFile) -> None:
     poll = lv.get("poll", 2)
     if isinstance(poll, bool) or not isinstance(poll, int | float) or poll <= 0:
         raise lab.error(f"must be a positive number of seconds, not {poll!r}", "lava", "poll")
+    if not isinstance(lv.get("report", True), bool):
+        raise lab.error(f"must be true or false (a last job records the criteria's values in LAVA), not "
+                        f"{lv['report']!r}", "lava", "report")  # fmt: skip
     if lv.get("job_name") is not None and not isinstance(lv["job_name"], str):
         raise lab.error("must be a string ({board} and {suites} are filled in)", "lava", "job_name")
     d["lava"] = lv
@@ -218,5 +223,6 @@ def settings(lab: LabFile) -> Settings:
         job_name=lv.get("job_name") or "perfgate {board}: {suites}", priority=lv.get("priority", "medium"),
         visibility=lv.get("visibility", "public"), context=dict(lv.get("context") or {}),
         metadata=dict(lv.get("metadata") or {}), timeouts=timeouts, max_jobs=int(lv.get("max_jobs", 4)),
-        poll=float(lv.get("poll", 2)), lab_path=str(lab.path), lab_name=str(lab.data.get("name") or ""),
+        poll=float(lv.get("poll", 2)), report=bool(lv.get("report", True)),
+        lab_path=str(lab.path), lab_name=str(lab.data.get("name") or ""),
     )  # fmt: skip

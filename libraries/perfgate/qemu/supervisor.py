@@ -104,6 +104,7 @@ class Board:
             "kind": "qemu",
             "serial": f"socket://127.0.0.1:{self.serial_server.getsockname()[1]}",
             "ssh_port": self.ssh_port,
+            "ssh_key": str(self.built.key),  # the image's root key (lab qemu.yaml: ssh.key "{state.ssh_key}")
             "control_port": self.control_server.getsockname()[1],
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "image": self.built.stamp,

@@ -128,11 +128,16 @@ def runs_of(board_dir: Path, virtual: bool | None = None) -> list[Path]:
 
 
 def resolve(name: str) -> Path:
-    """A run directory from a path or a `[virtual/]<board>[/<run>|/latest|/previous]` name under results/."""
+    """A run directory from a path or a `[results/][virtual/]<board>[/<run>|/latest|/previous]` name under
+    results/."""
     p = Path(name)
     if p.is_dir() and ((p / RUN_JSON).exists() or (p / METRICS_JSON).exists()):
         return p
     rest = name.strip("/")
+    for prefix in (str(paths.results()).strip("/"), "results"):  # results/<board>/latest: the same name, as a path
+        if rest.startswith(prefix + "/"):
+            rest = rest[len(prefix) + 1 :]
+            break
     explicit = rest.startswith(paths.VIRTUAL + "/")
     if explicit:
         rest = rest[len(paths.VIRTUAL) + 1 :]

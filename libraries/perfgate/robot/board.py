@@ -104,6 +104,7 @@ class Board:
         bi.set_global_variable("${LAB_BANNER}", banner)
         data = dict(self.lab.data)
         data["name"] = self.lab.name
+        data["file"] = str(self.lab.path)  # what the workloads' reasons name (perfgate.workloads.base.lab_file)
         data["profile_overrides"] = dict(self.lab.profile_overrides)  # for the gate (Use Lab): the same profile
         return data
 

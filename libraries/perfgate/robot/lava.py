@@ -13,6 +13,7 @@ import html
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from robot.api import logger
 from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
@@ -21,7 +22,7 @@ from perfgate.errors import PerfgateError
 from perfgate.lava import OWNS_BOARD
 from perfgate.lava import plan as lava_plan
 from perfgate.lava import settings as lava_settings
-from perfgate.lava.client import Client, host_address_towards
+from perfgate.lava.client import GOOD_HEALTH, Client, host_address_towards
 from perfgate.lava.session import JobRecord, Session
 from perfgate.robot.robotvars import var as _var
 
@@ -69,6 +70,7 @@ class LavaBoard:
         self.session.on_job = self._record
         lab = dict(self.lab.data)  # type: ignore[attr-defined]
         lab["name"] = self.lab.name  # type: ignore[attr-defined]
+        lab["file"] = str(self.lab.path)  # type: ignore[attr-defined]
         criteria_dir = Path(str(_var("CRITERIA_DIR") or run_dir / "criteria"))
         suites = selected_suites(run_dir, criteria_dir)
         planned, notes = lava_plan.planned(suites, criteria_dir, self.profile, lab)
@@ -140,14 +142,19 @@ class LavaBoard:
                         f"{html.escape(': ' + job.failure) if job.failure else ''}", html=True)  # fmt: skip
         self._meta(summary)
 
-    def _meta(self, summary: dict) -> None:
-        """run.json's `lava` key, kept in the gate's recorder too (it rewrites run.json when the run ends)."""
+    @staticmethod
+    def _recorder() -> Any:
+        """The gate's recorder (perfgate.report.recorder), None in a board-only robot run."""
         try:
             gate = BuiltIn().get_library_instance(GATE_LIBRARY)
         except Exception:  # the gate library is not loaded (a board-only robot run)
-            return
+            return None
         recording = getattr(gate, "recording", None)  # perfgate.run.recording.Recording
-        recorder = getattr(recording, "recorder", None) or getattr(gate, "recorder", None)
+        return getattr(recording, "recorder", None) or getattr(gate, "recorder", None)
+
+    def _meta(self, summary: dict) -> None:
+        """run.json's `lava` key, kept in the gate's recorder too (it rewrites run.json when the run ends)."""
+        recorder = self._recorder()
         if recorder is None:
             return
         recorder.meta["lava"] = summary
@@ -156,8 +163,14 @@ class LavaBoard:
         update_meta(recorder.run_dir, {"lava": summary})
 
     def close(self) -> None:
+        """The criteria judged from this run's jobs go into LAVA as test cases with their values (lava.report),
+        then the run's LAVA summary."""
         if self.session is None:
             return
+        recorder = self._recorder()
+        measured = any(j.commands and j.health == GOOD_HEALTH for j in self.session.jobs)  # a board that booted
+        if self.settings.report and recorder is not None and measured:
+            self.session.report(recorder.entries)
         summary = self.session.summary()
         self.say(f"LAVA: this run used {summary['jobs_used']} job(s) (at most {summary['max_jobs']}): "
                  + ", ".join(j["url"] for j in summary["jobs"]))  # fmt: skip

@@ -6,8 +6,8 @@ every run variable's value is valid. A bad one stops the run at once, before the
 
 Under `robot --dryrun` Robot runs no library keyword, so this library is also a listener: when the top suite
 starts it checks the command line, the board, its criteria and the lab (`perfgate.labcheck`: keys, devices,
-commands on PATH, hosts) and says each problem as an `[ ERROR ]` line; every test of the dry run then fails with
-them, so that the dry run exits non-zero.
+commands on PATH, hosts) and says each problem once, as an `[ ERROR ]` line; one test it adds to the run
+(CHECK_TEST) then fails, so that the dry run exits non-zero, and the suites' own tests are dry-run as usual.
 
 Robot keeps the command line's variables apart from the others in its settings (`RobotSettings.variables`, what
 `-v`, argument files and ROBOT_OPTIONS gave); the gate reads them there, so Robot's built-in variables, variable
@@ -27,6 +27,8 @@ from robot.running.context import EXECUTION_CONTEXTS
 from perfgate import __version__, boards, labcheck, runvars
 from perfgate.errors import PerfgateError
 from perfgate.robot.robotvars import var as _var
+
+CHECK_TEST = "Perfgate Checks The Lab, The Board And The Command Line"
 
 
 def _text(value: object) -> str:
@@ -152,8 +154,13 @@ class Preflight:
         self.problems = dry_run_problems(top)
         for problem in self.problems:
             logger.error(f"perfgate: {problem}")
+        if self.problems:  # one test fails with them (the run exits non-zero); the suites' own tests stay dry-run.
+            # It goes into this suite: a library listener hears only the suites that import the library
+            data.tests.create(name=CHECK_TEST, doc="What the gate checks before anything is powered: the command "
+                              "line, the board, its criteria and the lab (perfgate lab check).")  # fmt: skip
 
     def end_test(self, data, result) -> None:
-        if self.problems and _dry_run():
+        if self.problems and _dry_run() and data.name == CHECK_TEST:
             result.status = "FAIL"
-            result.message = "perfgate --dryrun: " + "; ".join(self.problems)
+            result.message = (f"perfgate --dryrun: {len(self.problems)} problem(s) with the command line, the board "
+                              "or the lab, each an [ ERROR ] line (the log's Test Execution Errors)")  # fmt: skip

@@ -149,6 +149,13 @@ class Workload:
         return run_all(self.plan(criteria, ctx.profile, ctx.lab), ctx)
 
 
+def lab_file(lab: dict | None) -> str:
+    """The lab's file, for a reason that names one of its keys: where the lab was read from (`file`, which the
+    gate and the lab check put beside the lab's name), else variables/labs/<name>.yaml."""
+    lab = lab or {}
+    return str(lab.get("file") or f"variables/labs/{lab.get('name') or '<lab>'}.yaml")
+
+
 def same_command(a: str, b: str) -> bool:
     try:
         return shlex.split(a) == shlex.split(b)

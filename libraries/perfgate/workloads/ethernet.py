@@ -32,7 +32,7 @@ from perfgate.tools import netperf as netperf_tool
 from perfgate.tools import parse
 from perfgate.workloads import forwarding
 from perfgate.workloads import network as net
-from perfgate.workloads.base import Context, Measurements, Run, Workload
+from perfgate.workloads.base import Context, Measurements, Run, Workload, lab_file
 
 SUITE = "ethernet"
 
@@ -77,8 +77,7 @@ def port_of(c: Criterion, conf: dict) -> str:
 
 def _where(ctx: Context, key: str) -> str:
     board = (ctx.profile or {}).get("name") or ctx.board
-    lab = (ctx.lab or {}).get("name") or "the lab"
-    return f"variables/labs/{lab}.yaml (or variables/boards/{board}.yaml): {key}"
+    return f"{lab_file(ctx.lab)} (or variables/boards/{board}.yaml): {key}"
 
 
 def resolve_port(ctx: Context, conf: dict, name: str) -> Port | str:
@@ -97,10 +96,10 @@ def resolve_port(ctx: Context, conf: dict, name: str) -> Port | str:
     if not INTERFACE.fullmatch(iface):
         return f"not measured on {title}: {iface!r} is not an interface name ({_where(ctx, key + '.interface')})"
     if not data.get("tester"):
-        return f"not measured on {title}: lab {lab} names no peer wired to it (variables/labs/{lab}.yaml: {key}.tester)"
+        return f"not measured on {title}: lab {lab} names no peer wired to it ({lab_file(ctx.lab)}: {key}.tester)"
     try:
-        tester = address.checked(data["tester"], f"variables/labs/{lab}.yaml: {key}.tester")
-        given = address.checked(data["board"], f"variables/labs/{lab}.yaml: {key}.board") if data.get("board") else ""
+        tester = address.checked(data["tester"], f"{lab_file(ctx.lab)}: {key}.tester")
+        given = address.checked(data["board"], f"{lab_file(ctx.lab)}: {key}.board") if data.get("board") else ""
     except DataError as e:
         return f"not measured on {title}: {e}"
     command = net.fill(str(conf.get("address_command", "ip -4 -o addr show dev {interface}")),
@@ -113,7 +112,7 @@ def resolve_port(ctx: Context, conf: dict, name: str) -> Port | str:
                 f"{_where(ctx, key + '.interface')})")  # fmt: skip
     if given and given not in found:
         return (f"not measured on {title}: lab {lab} says the board is {given} on {iface}, the board says "
-                f"{', '.join(found)} (variables/labs/{lab}.yaml: {key}.board)")  # fmt: skip
+                f"{', '.join(found)} ({lab_file(ctx.lab)}: {key}.board)")  # fmt: skip
     board = given or found[0]
     values = {"tester": shlex.quote(tester), "address": shlex.quote(board)}
     command = net.fill(str(conf.get("route_command", "ip route get {tester} from {address}")), values,
@@ -123,7 +122,7 @@ def resolve_port(ctx: Context, conf: dict, name: str) -> Port | str:
     if not dev or dev.group(1) != iface:
         said = " ".join(text.split())[:200] or "nothing"
         return (f"not measured on {title}: the board does not reach its peer {tester} through {iface} (`{command}` "
-                f"printed {said!r}; variables/labs/{lab}.yaml: {key}.tester)")  # fmt: skip
+                f"printed {said!r}; {lab_file(ctx.lab)}: {key}.tester)")  # fmt: skip
     wanted = str(data.get("driver") or "").strip()
     if wanted:
         command = net.fill(str(conf.get("driver_command", "ethtool -i {interface}")), {"interface": shlex.quote(iface)},

@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 from perfgate import paths
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
+from perfgate.workloads.base import Context, Measurements, Run, Workload, lab_file, run_all
 from perfgate.workloads.network import duration, fill, grouped
 from perfgate.workloads.peripherals import clean as norm
 from perfgate.workloads.settings import settings as shared_settings
@@ -127,7 +127,7 @@ class FioStorage(Workload):
         if job.kind == "raw_read" and isinstance(storage.get(medium), str) and storage[medium].startswith("/dev/"):
             return storage[medium], medium
         labname = (lab or {}).get("name", "the lab")
-        return (f"lab {labname!r} names no {' or '.join(keys)} under storage (variables/labs/{labname}.yaml): "
+        return (f"lab {labname!r} names no {' or '.join(keys)} under storage ({lab_file(lab)}): "
                 "nothing is written to a medium the lab does not name")  # fmt: skip
 
     def runtime(self, ctx_lab: dict, conf: dict, ctx: Context | None = None) -> int:

@@ -25,7 +25,7 @@ from perfgate.errors import BoardLost, DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.workloads import network as net
-from perfgate.workloads.base import Context, Measurements, Run
+from perfgate.workloads.base import Context, Measurements, Run, lab_file
 
 KEY = "workloads.ethernet.forwarding"
 READY = "perfgate-forwarding-ready"
@@ -92,7 +92,7 @@ def peers(ctx: Context, conf: dict) -> tuple[dict, dict] | str:
         address = str((p or {}).get("address") or "").strip() if isinstance(p, dict) else ""
         if not address:
             return (
-                f"not measured: lab {lab} names no forwarding peers (variables/labs/{lab}.yaml: "
+                f"not measured: lab {lab} names no forwarding peers ({lab_file(ctx.lab)}: "
                 f"{KEY}.peers.a.address and {KEY}.peers.b.address, the hosts on the board's two ports)"
             )
         try:

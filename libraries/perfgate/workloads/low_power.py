@@ -23,7 +23,7 @@ from perfgate.errors import BoardLost, DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import parse
 from perfgate.tools.power import rail_key
-from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
+from perfgate.workloads.base import Context, Measurements, Run, Workload, lab_file, run_all
 from perfgate.workloads.peripherals import clean, fill, missing, settings
 
 SUITE = "low_power"
@@ -286,7 +286,7 @@ class LowPower(Workload):
 
 def no_meter(lab: dict) -> str:
     name = (lab or {}).get("name", "the lab")
-    return f"lab {name!r} has no power meter (variables/labs/{name}.yaml: power_meter)"
+    return f"lab {name!r} has no power meter ({lab_file(lab)}: power_meter)"
 
 
 WORKLOAD = LowPower()

@@ -10,7 +10,7 @@ import re
 
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload
+from perfgate.workloads.base import Context, Measurements, Run, Workload, lab_file
 from perfgate.workloads.settings import settings as shared_settings
 
 FILES = {
@@ -37,7 +37,7 @@ def missing(requires: dict | None, profile: dict, lab: dict, what: str = "") -> 
             return f"{what}board {board} has no {item} (variables/boards/{board}.yaml: has)".strip()
     for item in requires.get("lab") or []:
         if item not in lab_has:
-            return f"{what}lab {labname!r} has no {item} (variables/labs/{labname}.yaml: has)".strip()
+            return f"{what}lab {labname!r} has no {item} ({lab_file(lab)}: has)".strip()
     return None
 
 
