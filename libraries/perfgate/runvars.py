@@ -96,6 +96,8 @@ KNOWN: dict[str, str] = {
     "SIM_SEED": "the simulated board's random seed",
     "SIM_SPREAD": "the simulated board's widest relative spread",
     "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
+    "BASELINE": "the run each criterion is also compared with: last-accepted (default), a run, or none",
+    "BASELINE_GATES": "true: a criterion worse than its baseline fails (default false: reported)",
 }
 # Set by pabot in each of its robot processes (PABOTQUEUEINDEX, PABOTLASTLEVEL, ... and CALLER_ID).
 PABOT = ("CALLER_ID",)
@@ -141,6 +143,7 @@ class RunVars:
     on_missing_tool: str
     boot_cycles: int
     duration: float | None
+    baseline_gates: bool = False
 
 
 def read(get: Callable[[str], object]) -> RunVars:
@@ -168,4 +171,5 @@ def read(get: Callable[[str], object]) -> RunVars:
         on_missing_tool=choice("ON_MISSING_TOOL", get("ON_MISSING_TOOL"), "fail", ("fail", "skip")),
         boot_cycles=whole("BOOT_CYCLES", get("BOOT_CYCLES"), BOOT_CYCLES),
         duration=positive("DURATION", get("DURATION"), "a positive number of seconds"),
+        baseline_gates=choice("BASELINE_GATES", get("BASELINE_GATES"), "false", ("true", "false")) == "true",
     )

@@ -84,6 +84,10 @@ class Gate:
             logger.console(line)
         s.load_history()
         self.recording.judge = self.judge = s.judge()
+        try:
+            self.recording.open_baseline(_var("BASELINE"))
+        except PerfgateError as e:
+            bad_input(e)
         stuck_at = self.judge.undecidable
         for warning in plan.warnings(s.selection.criteria, s.selected, s.settings, s.profile, s.lab, stuck_at, _var):
             logger.warn(warning)
@@ -148,7 +152,10 @@ class Gate:
         o = self._pending[id] = outcome(result, id, settings.on_missing_tool, self.session.waivers)
         if o.skip:
             raise SkipExecution(o.skip)
+        against = self.recording.say_against_baseline(o) if self.recording is not None else None
         say_judged(result, o, settings, self._link)
+        if against:
+            raise AssertionError(against)
 
     @keyword
     def close_run(self) -> str:

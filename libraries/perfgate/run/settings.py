@@ -27,6 +27,7 @@ class Settings:
     on_missing_tool: str = "fail"
     noise: sequential.NoiseModel | None = None
     budget: Budget | None = None  # how many runs a command may take (variables/budget.yaml, capped by REPEAT)
+    baseline_gates: bool = False  # BASELINE_GATES: a criterion worse than its baseline run fails its test
 
     @classmethod
     def read(cls, var: Vars) -> Settings:
@@ -34,4 +35,4 @@ class Settings:
         checked = runvars.read(var)  # the one check of every run variable (robot --dryrun uses it too)
         return cls(repeat=checked.repeat, aggregate=checked.aggregate, inconclusive=checked.inconclusive,
                    on_missing_tool=checked.on_missing_tool, noise=sequential.load(),
-                   budget=budget.load(repeat=checked.repeat))  # fmt: skip
+                   budget=budget.load(repeat=checked.repeat), baseline_gates=checked.baseline_gates)  # fmt: skip
