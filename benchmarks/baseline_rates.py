@@ -26,8 +26,8 @@ import random
 import sys
 from collections import Counter
 
-from perfgate import boards, budget, criteria
-from perfgate.baseline import config, rule
+from perfgate import artefacts, boards, budget, criteria
+from perfgate.baseline import config, noise, rule
 from perfgate.model import Criterion
 from perfgate.run import plan
 from perfgate.sim import spread as sim_spread
@@ -43,25 +43,58 @@ def load_spread(regime: str | None) -> tuple[sim_spread.Spread, str]:
     return sim_spread.load(), "the sim's default spread" + note
 
 
-def draw_run(crits: list[Criterion], truth: dict[str, Criterion], spread: sim_spread.Spread, counts: dict[str, int],
-             between: float, rng: random.Random) -> dict[str, list[float]]:  # fmt: skip
-    """One run's values of every criterion: `counts[id]` draws around its (true) published value, times one run
-    offset exp(N(0, between)) shared by the run's values."""
-    out = {}
-    for c in crits:
-        t = truth.get(c.id, c)
-        offset = math.exp(rng.gauss(0.0, between)) if between > 0 else 1.0
-        out[c.id] = [values.draw(t.value, c.direction, rng, spread.of(c)) * offset for _ in range(counts[c.id])]
-    return out
+class Board:
+    """Draws runs of the simulated board: with the sim's own boots (perfgate.sim.values.Sampler, where the sim has
+    one: a boot per run), else values.draw with the spread's sd, times a run offset exp(N(0, between)) per suite."""
+
+    def __init__(self, spread: sim_spread.Spread, rng: random.Random, between: float) -> None:
+        self.spread, self.rng, self.between = spread, rng, between
+        sampler = getattr(values, "Sampler", None)
+        self.sampler = sampler(rng) if sampler is not None and hasattr(spread, "row") else None
+
+    @property
+    def boots(self) -> str:
+        return "the sim's boots (values.Sampler)" if self.sampler else f"a run offset sd {self.between:g} per suite"
+
+    def run(
+        self, crits: list[Criterion], truth: dict[str, Criterion], counts: dict[str, int]
+    ) -> dict[str, list[float]]:
+        """One run (one boot) of every criterion: `counts[id]` values around its true published value."""
+        out: dict[str, list[float]] = {}
+        if self.sampler is not None:
+            self.sampler.boot()
+            for c in crits:
+                t, row = truth.get(c.id, c), self.spread.row(c)  # type: ignore[attr-defined]
+                out[c.id] = [self.sampler.draw(t.value, c.direction, row, c.id) for _ in range(counts[c.id])]
+            return out
+        offsets: dict[str, float] = {}
+        for c in crits:
+            t = truth.get(c.id, c)
+            z = offsets.setdefault(c.suite, self.rng.gauss(0.0, self.between) if self.between > 0 else 0.0)
+            shift = math.exp(-z if c.direction == "lower" else z)
+            out[c.id] = [values.draw(t.value, c.direction, self.rng, self.spread.of(c)) * shift
+                         for _ in range(counts[c.id])]  # fmt: skip
+        return out
 
 
-def trial(crits: list[Criterion], truth: dict[str, Criterion], spread: sim_spread.Spread, counts: dict[str, int],
-          between: float, cfg: config.Config, rng: random.Random) -> dict[str, str]:  # fmt: skip
-    """The verdict of every criterion of a candidate run (with `truth`) against a healthy baseline run."""
-    base = draw_run(crits, {}, spread, counts, between, rng)
-    cand = draw_run(crits, truth, spread, counts, between, rng)
-    m = len(crits)
-    return {c.id: rule.compare(base[c.id], cand[c.id], c.direction, cfg.of(c), cfg, m).verdict for c in crits}
+def trial(crits: list[Criterion], truth: dict[str, Criterion], board: Board, counts: dict[str, int],
+          cfg: config.Config, history: int) -> tuple[dict[str, str], dict[str, str]]:  # fmt: skip
+    """The verdicts of every criterion and every suite of a candidate run (with `truth`) against a healthy baseline
+    run, all held to one family (criteria and suites). With `history`, the board first has that many healthy accepted
+    runs (the last is the baseline), whose spread is the rule's noise (perfgate.baseline.noise)."""
+    past = [board.run(crits, {}, counts) for _ in range(max(history, 1))]
+    base, cand = past[-1], board.run(crits, truth, counts)
+    suites = sorted({c.suite for c in crits})
+    m = len(crits) + len(suites)
+    arte = artefacts.find(crits)
+    noises = {c.id: noise.of_criterion(c, cfg, c.id in arte, [r[c.id] for r in past] if history else []) for c in crits}
+    rows = {c.id: rule.compare(base[c.id], cand[c.id], c.direction, noises[c.id], cfg, m).verdict for c in crits}
+    by_suite = {}
+    for suite in suites:
+        parts = [(base[c.id], cand[c.id], c.direction, noises[c.id]) for c in crits if c.suite == suite]
+        ch = rule.combine(parts, cfg, m)
+        by_suite[suite] = ch.verdict if ch else rule.UNDECIDED
+    return rows, by_suite
 
 
 def main() -> int:
@@ -71,7 +104,13 @@ def main() -> int:
     ap.add_argument("--values", default="budget", help="values per criterion and run: budget, or a number")
     ap.add_argument("--percent", type=float, default=5.0, help="the regression injected (percent)")
     ap.add_argument("--regressed", action="append", help="a suite regressed (repeat; default coremark_pro, stream)")
-    ap.add_argument("--between", type=float, default=0.0, help="a run offset's relative sd, added to the sim's")
+    ap.add_argument(
+        "--between",
+        type=float,
+        default=0.0,
+        help="a run offset's relative sd per suite (a sim without boots of its own)",
+    )
+    ap.add_argument("--history", type=int, default=0, help="healthy accepted runs before (their spread: the noise)")
     ap.add_argument("--regime", help="the sim's noise regime (perfgate.sim.spread.load(regime=...), when it has one)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
@@ -92,38 +131,42 @@ def main() -> int:
         counts = {c.id: counts.get(c.id, 1) for c in crits}
     else:
         counts = dict.fromkeys((c.id for c in crits), int(args.values))
-    rng = random.Random(args.seed)
+    board_sim = Board(spread, random.Random(args.seed), args.between)
     suites = args.regressed or ["coremark_pro", "stream"]
     target = [c for c in crits if c.suite in suites and c.direction != "match"]
     print(f"{board}: {len(crits)} criteria; {said}; values per run: {args.values} "
-          f"(median {sorted(counts.values())[len(counts) // 2]}); run offset sd {args.between:g}; "
+          f"(median {sorted(counts.values())[len(counts) // 2]}); boots: {board_sim.boots}; "
+          f"history {args.history} runs; "
           f"alpha_worse {cfg.alpha_worse:g} over {len(crits)} criteria")  # fmt: skip
     clean, verdicts, false_worse = 0, Counter(), Counter()
     for _ in range(args.trials):
-        v = trial(crits, {}, spread, counts, args.between, cfg, rng)
+        v, vs = trial(crits, {}, board_sim, counts, cfg, args.history)
         verdicts.update(v.values())
-        worse = [cid for cid, x in v.items() if x == rule.WORSE]
+        worse = [cid for cid, x in v.items() if x == rule.WORSE] + [s for s, x in vs.items() if x == rule.WORSE]
         clean += not worse
         false_worse.update(worse)
     print(
-        f"healthy vs healthy: no `worse` in {clean}/{args.trials} runs; verdicts per run: "
+        f"healthy vs healthy: no `worse` (criterion or suite) in {clean}/{args.trials} runs; verdicts per run: "
         + ", ".join(f"{k} {verdicts[k] / max(args.trials, 1):.1f}" for k in rule.VERDICTS)
     )
     for cid, k in false_worse.most_common(5):
         print(f"  false worse {k}x {cid}")
     truth = {c.id: values.degrade(c, args.percent) for c in target}
-    found, all_found, others = Counter(), 0, 0
+    found, all_found, others, suite_found = Counter(), 0, 0, Counter()
     for _ in range(args.trials):
-        v = trial(crits, truth, spread, counts, args.between, cfg, rng)
+        v, vs = trial(crits, truth, board_sim, counts, cfg, args.history)
         hits = [c.id for c in target if v[c.id] == rule.WORSE]
         found.update(hits)
         all_found += len(hits) == len(target)
         others += sum(1 for cid, x in v.items() if x == rule.WORSE and cid not in truth)
+        others += sum(1 for s, x in vs.items() if x == rule.WORSE and s not in suites)
+        suite_found.update(s for s in suites if vs.get(s) == rule.WORSE)
     rates = [found[c.id] for c in target]
     print(f"a {args.percent:g} % regression in {', '.join(suites)} ({len(target)} criteria): every one found worse "
           f"in {all_found}/{args.trials} runs; per criterion found in {min(rates, default=0)}-{max(rates, default=0)}"
           f"/{args.trials} (median {sorted(rates)[len(rates) // 2] if rates else 0}); a `worse` elsewhere "
           f"{others} times")  # fmt: skip
+    print("  the suite as a whole found worse: " + ", ".join(f"{s} {suite_found[s]}/{args.trials}" for s in suites))
     for c in sorted(target, key=lambda c: found[c.id])[:6]:
         if found[c.id] < args.trials:
             print(f"  found {found[c.id]}/{args.trials}: {c.id} (values per run {counts[c.id]}, sim sd "

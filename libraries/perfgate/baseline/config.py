@@ -12,7 +12,18 @@ from perfgate.datafile import line_of, load_mapping
 from perfgate.errors import DataError
 from perfgate.tolerance import compile_match, matches
 
-KEYS = ("alpha_worse", "alpha_same", "power", "floor_df", "default", "classes")
+KEYS = (
+    "alpha_worse",
+    "alpha_same",
+    "power",
+    "floor_df",
+    "between_df",
+    "history_runs",
+    "guide_range_sd",
+    "bimodal_ratio",
+    "default",
+    "classes",
+)
 CLASS_KEYS = ("tolerance", "sd", "between")
 
 
@@ -24,6 +35,7 @@ class ClassNoise:
     tolerance: float
     sd: float
     between: float
+    between_df: float | None = None  # the degrees of freedom of `between` (None: a figure from data, taken as known)
 
 
 @dataclass
@@ -32,6 +44,10 @@ class Config:
     alpha_same: float = 0.05
     power: float = 0.8
     floor_df: float = 8.0
+    between_df: float = 4.0
+    history_runs: int = 3
+    guide_range_sd: float = 2.0
+    bimodal_ratio: float = 3.0
     default: ClassNoise = ClassNoise("default", 0.03, 0.01, 0.003)
     classes: list[tuple[dict[str, re.Pattern[str]], ClassNoise]] = field(default_factory=list)
     source: str = ""
@@ -87,6 +103,10 @@ def load(path: Path | None = None) -> Config:
         alpha_same=scalar("alpha_same", 0.05, 1e-9, 0.5),
         power=scalar("power", 0.8, 0.5, 0.999),
         floor_df=scalar("floor_df", 8, 1.0, 1000.0),
+        between_df=scalar("between_df", 4, 0.0, 1000.0),
+        history_runs=int(scalar("history_runs", 3, 2, 1000)),
+        guide_range_sd=scalar("guide_range_sd", 2.0, 0.5, 10.0),
+        bimodal_ratio=scalar("bimodal_ratio", 3.0, 1.01, 1e6),
         default=_class("default", data["default"], "default", path, line_of(path, "default")),
         source=str(path),
     )

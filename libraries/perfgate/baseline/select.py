@@ -79,6 +79,20 @@ def last_accepted(board: str, virtual: bool, lab: str, release: str, exclude: st
     return None
 
 
+def board_runs(board: str, virtual: bool, lab: str, exclude: str = "") -> dict[str, list[list[float]]]:
+    """Each criterion's values in every accepted run of the board in `lab` (of the same kind, any release), one list
+    per run, oldest first: the board's own noise, within a run and between runs (perfgate.baseline.noise)."""
+    out: dict[str, list[list[float]]] = {}
+    for rec in history.read(history.path_for(board, virtual)).runs:
+        if rec.get("run") == exclude or bool(rec.get("virtual")) != virtual or not accepted(rec):
+            continue
+        if str(rec.get("lab") or "") != lab:
+            continue
+        for k, vals in values_of(rec["metrics"], board).items():
+            out.setdefault(k, []).append(vals)
+    return out
+
+
 def named(spec: str, board: str, virtual: bool) -> Baseline:
     """A run named on the command line: a directory, `[virtual/]<board>/<run>`, or one of the board's run names."""
     own = paths.board_results(board, virtual) / spec

@@ -247,6 +247,10 @@ class Recording:
         state = "interrupted" if self.session.interrupted else "finished"
         never = self.never_ran() if self.session.interrupted else []
         self._record_never_reached(never)
+        if self.against is not None and self.against.baseline is not None:
+            crits = [c for r in self.runner.suites.values() for c in r.criteria.values()]
+            samples = {cid: v for r in self.runner.suites.values() for cid, v in r.samples.items()}
+            self.meta["baseline"] = {**self.against.meta(), "suites": self.against.suites(crits, samples)}
         page = self.recorder.finish({"signal": self.session.signal, "never_ran": never}, state=state)
         self.console_verdict()
         return page
@@ -283,6 +287,8 @@ class Recording:
             logger.console("perfgate: never ran: " + ", ".join(f"{s} ({n})" for s, n in by_suite.items()))
         for line in tightness(self.recorder.entries):
             logger.console(line)
+        if self.against is not None and self.against.baseline is not None:
+            logger.console(self.against.summary(self.recorder.entries, meta.get("baseline", {}).get("suites") or {}))
 
     def robot_counted(self, robot: dict) -> None:
         """Robot's own count of the tests (the top suite ended, after Close Run): run.json's verdict takes it in;
