@@ -112,14 +112,15 @@ def test_bad_baseline_yaml_names_file_key_and_line(tmp_path: Path) -> None:
 
 
 def _run(results: Path, name: str, verdict_of: dict[str, float], *, lab: str = "sim", release: str = "12.00.00",
-         virtual: bool = True, faults: str | None = None, failed: bool = False) -> Path:  # fmt: skip
+         virtual: bool = True, faults: str | None = None, failed: bool = False, suite: str = "stream",
+         unit: str = "MB/s") -> Path:  # fmt: skip
     board = "am62xx_sk"
     d = results / ("virtual" if virtual else "") / board / name
     rec = RunRecorder(d, {"board": board, "lab": lab, "virtual": virtual, "release": release, "faults": faults,
                           "started": f"2026-01-0{name[-1]}T00:00:00+00:00"})  # fmt: skip
     for metric, v in verdict_of.items():
-        rec.record({"id": f"{board}.stream.t.{metric}.m", "name": metric, "board": board, "suite": "stream",
-                    "chapter": "system", "unit": "MB/s", "measured": v, "published": 100.0, "direction": "higher",
+        rec.record({"id": f"{board}.{suite}.t.{metric}.m", "name": metric, "board": board, "suite": suite,
+                    "chapter": "system", "unit": unit, "measured": v, "published": 100.0, "direction": "higher",
                     "tolerance": 0.1, "verdict": "fail" if failed else "pass", "samples": [v, v * 1.001]})  # fmt: skip
     rec.finish()
     return d
@@ -203,3 +204,26 @@ def test_through_robot_a_regression_against_the_last_accepted_run_is_reported_th
         assert entries["idea (iterations)"]["verdict"] == ("fail" if gates == "true" else "pass")
         assert meta["verdict"] == ("fail" if gates == "true" else "pass")
         assert "worse 1" in run.stdout and 'id="baseline"' in (latest / "comparison.html").read_text()
+
+
+def test_perfgate_compare_uses_the_same_statistics(tmp_path: Path, monkeypatch, capsys) -> None:
+    """`perfgate compare A B`: each criterion's change with its interval and the rule's verdict; a `worse` exits 1
+    even inside the old tolerance-only reading; no change reads `same` or no detectable change, with what it could
+    have detected."""
+    from perfgate import cli
+
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
+    cpu = {"suite": "nbench", "unit": "iterations"}  # class cpu-ops: 0.35 % within a run and between runs
+    _run(tmp_path, "20260101-000001", {"copy": 100.0, "add": 100.0}, **cpu)
+    _run(tmp_path, "20260101-000002", {"copy": 100.1, "add": 100.0}, **cpu)
+    _run(tmp_path, "20260101-000003", {"copy": 96.0, "add": 100.0}, **cpu)  # 4 %: inside the guide's 10 %
+    assert cli.main(["compare", "am62xx_sk/20260101-000001", "am62xx_sk/20260101-000002"]) == 0
+    out = capsys.readouterr().out
+    assert "Worse: 0" in out and "The same within tolerance: 2" in out
+    assert cli.main(["compare", "virtual/am62xx_sk/20260101-000002", "virtual/am62xx_sk/latest", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["regressed"] == []  # the tolerance-only reading sees nothing
+    (worse,) = data["two_sample"]["worse"]
+    assert worse["name"] == "copy" and worse["stat"]["verdict"] == "worse"
+    assert worse["stat"]["low_pct"] < worse["stat"]["change_pct"] < worse["stat"]["high_pct"] < 0
+    assert data["two_sample"]["suites"]["nbench"]["verdict"] in ("worse", "undecided")
