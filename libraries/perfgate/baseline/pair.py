@@ -19,7 +19,7 @@ class Pair:
     suites: dict[str, rule.Change] = field(default_factory=dict)
 
 
-def _criterion(e: dict) -> SimpleNamespace:
+def as_criterion(e: dict) -> SimpleNamespace:
     """The fields a class matches on and the published figures, from a metrics.json entry."""
     fields = {f: str(e.get(f) or "") for f in MATCH_FIELDS}
     return SimpleNamespace(**fields, value=e.get("published") or 0.0, min=e.get("min"), max=e.get("max"))
@@ -37,7 +37,7 @@ def compare_runs(a: Run, b: Run, cfg: config.Config | None = None) -> Pair:
     rows: dict[str, list] = {}
     for k in keys:
         e = eb[k]
-        c = _criterion(e)
+        c = as_criterion(e)
         artefact = isinstance(e.get("noise"), dict) and bool(e["noise"].get("guide_spread_not_used"))
         n = noise.of_criterion(c, cfg, artefact, history.get(k, []))  # type: ignore[arg-type]
         direction = str(e.get("direction") or "higher")

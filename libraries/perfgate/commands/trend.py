@@ -7,6 +7,11 @@ so. --mix plots both kinds, each point marked, and says so; without it the two n
 name, exactly, as a glob (`'bw_mem-rd-*'`) or as a substring; several matches are plotted as ratios to their
 published values. --suite plots the suite's geometric-mean ratio to the published numbers; with neither, every
 suite is plotted. Prints the values as a table and writes a PNG (or SVG, by --out's suffix).
+
+--changes lists where a change began in the history, for every criterion of the selection and each suite plotted:
+change points by Apache Otava's method (e-divisive means with a t-test: perfgate/baseline/changes.py), each at least
+the criterion's tolerance against its baseline (variables/baseline.yaml) and significant at --pvalue, named by the
+run and release where it began; the plot marks them. Exit status 0 (1 with --fail-on-change when any was found).
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from perfgate import boards
+from perfgate import boards, criteria
+from perfgate.baseline import changes, config
+from perfgate.baseline.pair import as_criterion
 from perfgate.errors import PerfgateError
 from perfgate.report import history, trend
 from perfgate.report.html import fmt
@@ -40,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, help="image file (default results/<board>/trend-<selection>.png)")
     parser.add_argument("--json", action="store_true", help="print the series as JSON instead of a table")
     parser.add_argument("--no-plot", action="store_true", help="print only, write no image")
+    parser.add_argument("--changes", action="store_true", help="list where each change began (change points)")
+    parser.add_argument("--pvalue", type=float, default=0.001, help="a change point's significance (default 0.001)")
+    parser.add_argument("--fail-on-change", action="store_true", help="with --changes: exit 1 when any was found")
 
 
 def _board(name: str) -> str:
@@ -112,7 +122,13 @@ def run(args: argparse.Namespace) -> int:
     if not runs:
         raise PerfgateError(f"no {what} run of {board} yet", where)
     series, selection = _select(runs, args)
-    if args.json:
+    found = _changes(board, runs, series, args) if args.changes else []
+    if args.json and args.changes:
+        print(json.dumps([{"label": label, "name": name, "run": b.run, "release": b.release, "started": b.started,
+                           "index": b.point.index, "change_pct": round(b.point.change_pct, 3),
+                           "pvalue": b.point.pvalue, "before": b.point.mean_before, "after": b.point.mean_after}
+                          for label, name, _, b in found], indent=2))  # fmt: skip
+    elif args.json:
         print(json.dumps([asdict(s) for s in series], indent=2))
     else:
         for s in series:
@@ -121,11 +137,42 @@ def run(args: argparse.Namespace) -> int:
                 pub = f"  published {fmt(p.published)}" if s.kind == "metric" else ""
                 virtual = ("  (virtual)" if p.virtual else "") + (f"  SDK {p.release}" if p.release else "")
                 print(f"  {p.run:<18} {fmt(p.value):>14}{pub}  {p.verdict or ''}{virtual}")
+    if args.changes and not args.json:
+        print(f"\nWhere a change began ({len(found)}; e-divisive means with a t-test, p <= {args.pvalue:g}, each at "
+              f"least its tolerance against its baseline):")  # fmt: skip
+        for _, name, unit, b in found:
+            print(f"  {name[:60]:<60} {b.describe(unit)}")
     if not args.no_plot:
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", selection).strip("_")[:80]
         out = args.out or where.parent / f"trend-{slug}.png"
+        plotted = {s.label for s in series}
+        marks = [(b.run, f"{b.run} {b.point.change_pct:+.1f}%") for label, _, _, b in found if label in plotted]
         print(
-            trend.plot(series, out, f"{board}: {selection} across {len(runs)} {what} runs"),
+            trend.plot(series, out, f"{board}: {selection} across {len(runs)} {what} runs", marks=marks),
             file=sys.stderr if args.json else sys.stdout,
         )
-    return 0
+    return 1 if args.fail_on_change and found else 0
+
+
+def _changes(board: str, runs: list[dict], series: list[trend.Series], args: argparse.Namespace) -> list[
+        tuple[str, str, str, changes.Began]]:  # fmt: skip
+    """(series label, name, unit, change point) for every criterion of the selection and every suite series."""
+    cfg = config.load()
+    known = {c.id: c for c in criteria.select(board, None).criteria} if board in boards.known() else {}
+    ids = [cid for cid, _ in trend.find_metrics(runs, args.metric)] if args.metric else list(
+        dict.fromkeys(cid for r in runs for cid, m in r["metrics"].items()
+                      if not args.suite or (isinstance(m, dict) and m.get("suite") == args.suite)))  # fmt: skip
+    out = []
+    for cid in ids:
+        s = trend.metric_series(runs, cid)
+        last = next(r["metrics"][cid] for r in reversed(runs) if cid in r["metrics"])
+        tol = cfg.of(known.get(cid) or as_criterion({**last, "id": cid})).tolerance
+        for b in changes.in_history([(p.run, p.release, p.started, p.value) for p in s.points], args.pvalue, tol):
+            out.append((cid, s.name, s.unit, b))
+    for s in series:
+        if s.kind == "suite":
+            tols = sorted(cfg.of(c).tolerance for c in known.values() if c.suite == s.label) or [cfg.default.tolerance]
+            for b in changes.in_history([(p.run, p.release, p.started, p.value) for p in s.points], args.pvalue,
+                                        tols[len(tols) // 2]):  # fmt: skip
+                out.append((s.label, f"suite {s.label}", "", b))
+    return out

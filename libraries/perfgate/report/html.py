@@ -189,17 +189,29 @@ def trend_images(run: rundir.Run, suites: list[str]) -> dict[str, Markup]:
         runs.append({"run": run.name, "started": started, "virtual": run.virtual, "release": run.meta.get("release"),
                      "metrics": {e["id"]: e for e in run.entries if e.get("id")}})  # fmt: skip
     runs = runs[-TREND_RUNS:]
+    from perfgate.baseline import changes, config
+    from perfgate.baseline.pair import as_criterion
     from perfgate.report import trend
 
+    cfg = config.load()
     out = {}
     for suite in suites:
         series = trend.suite_series(runs, suite)
         if sum(1 for p in series.points if p.value is not None) < 2:
             continue
+        tols = sorted(cfg.of(as_criterion(e)).tolerance for e in run.entries if e.get("suite") == suite)
+        began = changes.in_history([(p.run, p.release, p.started, p.value) for p in series.points],
+                                   min_magnitude=tols[len(tols) // 2] if tols else 0.0)  # fmt: skip
+        marks = [(b.run, f"{b.run}{f' SDK {b.release}' if b.release else ''} {b.point.change_pct:+.1f}%")
+                 for b in began]  # fmt: skip
         title = f"{run.board} · {suite}: measured vs published, last {len(series.points)} runs"
-        data = base64.b64encode(trend.png([series], title)).decode("ascii")
+        data = base64.b64encode(trend.png([series], title, marks=marks)).decode("ascii")
         alt = f"trend of {suite} over {len(series.points)} runs"
-        out[suite] = Markup(f'<img class="trend" alt="{alt}" src="data:image/png;base64,{data}">')
+        said = "".join(f'<li data-change-run="{b.run}">a change began at run {b.run}'
+                       f"{f' (SDK {b.release})' if b.release else ''}: {b.point.change_pct:+.1f} % "
+                       f"(p {b.point.pvalue:.2g})</li>" for b in began)  # fmt: skip
+        changes_list = f'<ul class="changes">{said}</ul>' if said else ""
+        out[suite] = Markup(f'<img class="trend" alt="{alt}" src="data:image/png;base64,{data}">{changes_list}')
     return out
 
 
