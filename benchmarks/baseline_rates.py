@@ -27,7 +27,7 @@ import sys
 from collections import Counter
 
 from perfgate import artefacts, boards, budget, criteria
-from perfgate.baseline import config, noise, rule
+from perfgate.baseline import ab, config, noise, rule
 from perfgate.model import Criterion
 from perfgate.run import plan
 from perfgate.sim import spread as sim_spread
@@ -97,6 +97,39 @@ def trial(crits: list[Criterion], truth: dict[str, Criterion], board: Board, cou
     return rows, by_suite
 
 
+def ab_trials(crits: list[Criterion], board_sim: Board, counts: dict[str, int], cfg: config.Config,
+              args: argparse.Namespace) -> None:  # fmt: skip
+    """A/B on the simulated board: build B is build A with the criteria matching --ab-target `--percent` worse;
+    boots interleaved A, B, A, B, each criterion decided by perfgate.baseline.ab within --max-boots per build."""
+    import fnmatch
+
+    target = [c for c in crits if fnmatch.fnmatchcase(c.id, args.ab_target)]
+    truth = {c.id: values.degrade(c, args.percent) for c in target}
+    arte = artefacts.find(crits)
+    noises = {c.id: noise.of_criterion(c, cfg, c.id in arte, []) for c in crits}
+    by_id = {c.id: c for c in crits}
+    exact = others_total = 0
+    boots: list[int] = []
+    for _ in range(args.trials):
+        run = ab.ABRun(by_id, noises, cfg, max_boots=args.max_boots)
+
+        def boot(build: str, ids: list[str]) -> dict[str, list[float]]:
+            return board_sim.run([by_id[i] for i in ids], truth if build == "B" else {}, counts)
+
+        final = run.run(boot)
+        worse = sorted(cid for cid, o in final.items() if o.change.verdict == rule.WORSE)
+        exact += worse == sorted(truth)
+        others_total += sum(1 for cid in worse if cid not in truth)
+        boots.append(max((o.boots for o in final.values()), default=0))
+        if args.trials <= 3 or _ == 0:
+            for cid in worse:
+                o = final[cid]
+                print(f"  worse: {cid}: {o.change.describe()} after {o.boots} boots of each build")
+    print(f"A/B, build B {args.percent:g} % worse in {len(target)} criteria ({args.ab_target}): B is worse in exactly "
+          f"those in {exact}/{args.trials} trials; a worse elsewhere {others_total} times; boots of each build: "
+          f"median {sorted(boots)[len(boots) // 2] if boots else 0}, at most {args.max_boots}")  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--board", default="am62xx_sk")
@@ -113,6 +146,13 @@ def main() -> int:
     ap.add_argument("--history", type=int, default=0, help="healthy accepted runs before (their spread: the noise)")
     ap.add_argument("--regime", help="the sim's noise regime (perfgate.sim.spread.load(regime=...), when it has one)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ab", action="store_true", help="A/B instead: build B with --ab-target --percent worse")
+    ap.add_argument(
+        "--ab-target",
+        default="*.coremark_pro.coremarkpro-benchmarks.cjpeg-rose7-preset-workloads.perf",
+        help="the criteria (an id glob) build B regresses",
+    )
+    ap.add_argument("--max-boots", type=int, default=10, help="A/B: at most this many boots of each build")
     args = ap.parse_args()
     board = boards.resolve(args.board)
     crits = [c for c in criteria.select(board, None).criteria if c.direction in ("higher", "lower", "match")]
@@ -138,6 +178,9 @@ def main() -> int:
           f"(median {sorted(counts.values())[len(counts) // 2]}); boots: {board_sim.boots}; "
           f"history {args.history} runs; "
           f"alpha_worse {cfg.alpha_worse:g} over {len(crits)} criteria")  # fmt: skip
+    if args.ab:
+        ab_trials(crits, board_sim, counts, cfg, args)
+        return 0
     clean, verdicts, false_worse = 0, Counter(), Counter()
     for _ in range(args.trials):
         v, vs = trial(crits, {}, board_sim, counts, cfg, args.history)

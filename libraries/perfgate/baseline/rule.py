@@ -54,7 +54,7 @@ class Change:
             return f"{self.verdict}: {self.reason}"
         interval = f"[{self.low_pct:+.1f} %, {self.high_pct:+.1f} %]" if self.low_pct is not None else ""
         detect = f"; the smallest regression it finds: {self.detectable_pct:.1f} %" if self.detectable_pct else ""
-        return (f"{self.verdict}: {self.change_pct:+.1f} % {interval} ({self.level * 100:.0f} % interval; "
+        return (f"{self.verdict}: {self.change_pct:+.1f} % {interval} ({self.level * 100:.4g} % interval; "
                 f"tolerance ±{self.tolerance * 100:g} %; {self.n_a} vs {self.n_b} values{detect})")  # fmt: skip
 
 
