@@ -102,7 +102,7 @@ def test_bad_baseline_yaml_names_file_key_and_line(tmp_path: Path) -> None:
         (good.replace("alpha_worse: 0.05", "alpha_worse: lots"), r"baseline.yaml:\d+: alpha_worse: 'lots' is not"),
         (good.replace("alpha_same: 0.05", "alpha_same: 0.05\nalpha: 1"), r"unknown key 'alpha'"),
         (good.replace("    tolerance: 0.25\n    sd: 0.125", "    tolerance: 0.25\n    sd: -1", 1),
-         r"baseline.yaml:\d+: classes\[0\] \(rt-latency\).sd: -1 is out of range"),
+         r"baseline.yaml:\d+: classes\[0\] \(rt-latency-max\).sd: -1 is out of range"),
         (good.replace("match: {chapter: '^boot$'}", "match: {chip: 'x'}"), r"cannot match on 'chip'"),
     ]:  # fmt: skip
         f = tmp_path / "baseline.yaml"
@@ -213,7 +213,7 @@ def test_perfgate_compare_uses_the_same_statistics(tmp_path: Path, monkeypatch, 
     from perfgate import cli
 
     monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
-    cpu = {"suite": "nbench", "unit": "iterations"}  # class cpu-ops: 0.35 % within a run and between runs
+    cpu = {"suite": "nbench", "unit": "iterations"}  # class cpu: 0.35 % within a run and between runs
     _run(tmp_path, "20260101-000001", {"copy": 100.0, "add": 100.0}, **cpu)
     _run(tmp_path, "20260101-000002", {"copy": 100.1, "add": 100.0}, **cpu)
     _run(tmp_path, "20260101-000003", {"copy": 96.0, "add": 100.0}, **cpu)  # 4 %: inside the guide's 10 %
