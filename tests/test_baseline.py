@@ -227,3 +227,16 @@ def test_perfgate_compare_uses_the_same_statistics(tmp_path: Path, monkeypatch, 
     assert worse["name"] == "copy" and worse["stat"]["verdict"] == "worse"
     assert worse["stat"]["low_pct"] < worse["stat"]["change_pct"] < worse["stat"]["high_pct"] < 0
     assert data["two_sample"]["suites"]["nbench"]["verdict"] in ("worse", "undecided")
+
+
+def test_the_baseline_variables_are_checked_before_anything_runs(tmp_path: Path, monkeypatch) -> None:
+    from perfgate import runvars
+
+    assert runvars.read(lambda name: {"BASELINE_GATES": "TRUE"}.get(name)).baseline_gates is True
+    assert runvars.read(lambda name: None).baseline_gates is False
+    with pytest.raises(runvars.VariableError, match=r"variable BASELINE_GATES: must be true or false, not 'maybe'"):
+        runvars.read(lambda name: {"BASELINE_GATES": "maybe"}.get(name))
+    assert runvars.unknown_names(["BASELINE", "BASELINE_GATES"]) == []
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
+    with pytest.raises(PerfgateError, match=r"variable BASELINE: no run '20990101-000000' of am62xx_sk in .*: none;"):
+        select.choose("20990101-000000", "am62xx_sk", True, "sim", "12.00.00")

@@ -96,6 +96,10 @@ def board_runs(board: str, virtual: bool, lab: str, exclude: str = "") -> dict[s
 def named(spec: str, board: str, virtual: bool) -> Baseline:
     """A run named on the command line: a directory, `[virtual/]<board>/<run>`, or one of the board's run names."""
     own = paths.board_results(board, virtual) / spec
+    if not own.is_dir() and "/" not in spec and not Path(spec).is_dir():
+        runs = [p.name for p in rundir.runs_of(own.parent, virtual=virtual)][-5:]
+        raise PerfgateError(f"variable BASELINE: no run {spec!r} of {board} in {own.parent} (its latest: "
+                            f"{', '.join(runs) or 'none'}; or last-accepted, none, a run directory)")  # fmt: skip
     path = own if own.is_dir() else rundir.resolve(spec)
     run = rundir.load(Path(path))
     if run.virtual != virtual:
