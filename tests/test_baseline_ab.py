@@ -1,13 +1,17 @@
 """Two builds side by side (perfgate.baseline.ab): boots of build A and build B interleaved, drawn as the simulated
 board draws its runs (perfgate.sim.values.draw around the published values, each boot with its own offset), each
-criterion decided by the two-sample rule within a budget of boots."""
+criterion decided by the two-sample rule within a budget of boots; and `perfgate ab`, each boot a robot run."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
 
-from perfgate import criteria
+import pytest
+
+from perfgate import cli, criteria, paths
 from perfgate.baseline import ab, config, rule
 from perfgate.model import Criterion
 from perfgate.sim import values
@@ -57,3 +61,22 @@ def test_two_identical_builds_read_the_same_and_stop_early() -> None:
     verdicts = [o.change.verdict for o in final.values()]
     assert rule.WORSE not in verdicts and rule.BETTER not in verdicts
     assert verdicts.count(rule.SAME) > len(verdicts) * 0.8 and len(order) < 20
+
+
+@pytest.mark.slow
+def test_perfgate_ab_boots_the_builds_in_turn_through_robot(tmp_path: Path, capsys) -> None:
+    """`perfgate ab` on the simulated board: build B is a configuration (one nbench row 5 % slower); each boot is a
+    robot run of the gate's nbench suite, A and B in turn; B is worse in that row and no other, exit 1; ab.json and
+    every boot's output are kept, and no boot enters the board's own history."""
+    fault = "FAULTS:degrade:am62xx_sk.nbench.nbench-benchmarks.idea-*:5"
+    rc = cli.main(["ab", str(paths.root() / "suites" / "system" / "nbench.robot"), "--board", "am62xx_sk",
+                   "--a", "SIM_SPEED:20", "--b", "SIM_SPEED:20", "--b", fault, "--max-boots", "3",
+                   "--out", str(tmp_path / "ab")])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 1, out
+    report = json.loads((tmp_path / "ab" / "ab.json").read_text())
+    worse = {c["name"] for c in report["criteria"].values() if c["verdict"] == "worse"}
+    assert worse == {"idea (iterations)"} and len(report["criteria"]) == 9
+    assert report["order"][:4] == ["A", "B", "A", "B"] and (tmp_path / "ab" / "B-2.console.txt").exists()
+    assert "worse: 1" in out and "idea (iterations)" in out
+    assert list((tmp_path / "ab").glob("results-A/virtual/am62xx_sk/history.jsonl"))  # their own results tree

@@ -10,9 +10,9 @@ undecided criterion is looked at again, look k held to alpha_worse / (m x 2^k) a
 the looks together spend no more than one (a criterion's decision once reached is final). What is still undecided
 when the budget of boots is spent is `undecided`, with the smallest regression those boots could have found.
 
-What is here is the rule and its loop over a `boot(build, ids)` callable; `measure` is the lab's (on the simulated
-board: benchmarks/baseline_rates.py --ab draws them as the sim draws its runs, a build being a configuration). The
-gate's own A/B run (a lab booting two images or command lines in turn) is not wired yet.
+What is here is the rule and its loop over a `boot(build, ids)` callable: `perfgate ab` (perfgate.commands.ab) boots
+each build as a robot run of the gate's suites in the lab; benchmarks/baseline_rates.py --ab draws boots in process
+as the simulated board draws its runs.
 """
 
 from __future__ import annotations
@@ -26,6 +26,11 @@ from perfgate.baseline.config import ClassNoise, Config
 from perfgate.model import Criterion
 
 Boot = Callable[[str, list[str]], dict[str, list[float]]]  # (build "A" or "B", criterion ids) -> values of one boot
+
+
+def geomean(values: list[float]) -> float:
+    """The geometric mean of positive values."""
+    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 @dataclass
@@ -50,8 +55,9 @@ class ABRun:
     def m(self) -> int:
         return max(len(self.criteria), 1)
 
-    def run(self, boot: Boot) -> dict[str, Outcome]:
-        """Boot A then B, again and again, while any criterion is undecided and the budget allows."""
+    def run(self, boot: Boot, first_a: dict[str, list[float]] | None = None) -> dict[str, Outcome]:
+        """Boot A then B, again and again, while any criterion is undecided and the budget allows (`first_a`: the
+        values of A's first boot, when it was booted already)."""
         look = 0
         for pair in range(1, self.max_boots + 1):
             ids = [cid for cid in self.criteria if cid not in self.final]
@@ -59,11 +65,11 @@ class ABRun:
                 break
             for build in ("A", "B"):
                 self.order.append(build)
-                for cid, vals in boot(build, ids).items():
+                given = build == "A" and pair == 1 and first_a is not None
+                for cid, vals in (first_a if given else boot(build, ids)).items():  # type: ignore[union-attr]
                     positive = [v for v in vals if v > 0]
                     if cid in self.criteria and positive:
-                        mean = math.exp(sum(math.log(v) for v in positive) / len(positive))
-                        self.means[build].setdefault(cid, []).append(mean)
+                        self.means[build].setdefault(cid, []).append(geomean(positive))
             if pair < self.min_boots and pair < self.max_boots:
                 continue
             look += 1
