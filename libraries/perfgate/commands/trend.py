@@ -10,8 +10,9 @@ suite is plotted. Prints the values as a table and writes a PNG (or SVG, by --ou
 
 --changes lists where a change began in the history, for every criterion of the selection and each suite plotted:
 change points by Apache Otava's method (e-divisive means with a t-test: perfgate/baseline/changes.py), each at least
-the criterion's tolerance against its baseline (variables/baseline.yaml) and significant at --pvalue, named by the
-run and release where it began; the plot marks them. Exit status 0 (1 with --fail-on-change when any was found).
+the criterion's tolerance against its baseline (variables/baseline.yaml) and significant at --pvalue (default 0.001,
+or 0.05 over the number of series examined when smaller), named by the run and release where it began; the plot
+marks them. Exit status 0 (1 with --fail-on-change when any was found).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the series as JSON instead of a table")
     parser.add_argument("--no-plot", action="store_true", help="print only, write no image")
     parser.add_argument("--changes", action="store_true", help="list where each change began (change points)")
-    parser.add_argument("--pvalue", type=float, default=0.001, help="a change point's significance (default 0.001)")
+    parser.add_argument("--pvalue", type=float, help="a change point's significance (default: 0.001, or 0.05 over the "
+                        "series examined when that is smaller)")  # fmt: skip
     parser.add_argument("--fail-on-change", action="store_true", help="with --changes: exit 1 when any was found")
 
 
@@ -162,6 +164,8 @@ def _changes(board: str, runs: list[dict], series: list[trend.Series], args: arg
     ids = [cid for cid, _ in trend.find_metrics(runs, args.metric)] if args.metric else list(
         dict.fromkeys(cid for r in runs for cid, m in r["metrics"].items()
                       if not args.suite or (isinstance(m, dict) and m.get("suite") == args.suite)))  # fmt: skip
+    n_series = len(ids) + sum(1 for s in series if s.kind == "suite")
+    args.pvalue = args.pvalue or min(0.001, 0.05 / max(n_series, 1))
     out = []
     for cid in ids:
         s = trend.metric_series(runs, cid)
