@@ -14,7 +14,11 @@ Reported:
 
     python benchmarks/baseline_rates.py [--board am62xx_sk] [--trials 20] [--values budget|N] [--percent 5]
                                         [--regressed coremark_pro --regressed stream] [--between 0] [--seed 1]
-                                        [--regime realistic]
+                                        [--regime realistic] [--history 10]
+                                        [--ab [--ab-target <id glob>] [--max-boots 10]]
+
+`--ab`: A/B instead (perfgate.baseline.ab): build B is build A with the criteria of --ab-target --percent worse,
+boots interleaved; reported: the trials in which B reads worse in exactly those criteria.
 """
 
 from __future__ import annotations
@@ -98,12 +102,15 @@ def trial(crits: list[Criterion], truth: dict[str, Criterion], board: Board, cou
 
 
 def ab_trials(crits: list[Criterion], board_sim: Board, counts: dict[str, int], cfg: config.Config,
-              args: argparse.Namespace) -> None:  # fmt: skip
+              args: argparse.Namespace) -> int:  # fmt: skip
     """A/B on the simulated board: build B is build A with the criteria matching --ab-target `--percent` worse;
     boots interleaved A, B, A, B, each criterion decided by perfgate.baseline.ab within --max-boots per build."""
     import fnmatch
 
     target = [c for c in crits if fnmatch.fnmatchcase(c.id, args.ab_target)]
+    if not target:
+        print(f"NOTHING MEASURED: no criterion of the board matches --ab-target {args.ab_target}", file=sys.stderr)
+        return 1
     truth = {c.id: values.degrade(c, args.percent) for c in target}
     arte = artefacts.find(crits)
     noises = {c.id: noise.of_criterion(c, cfg, c.id in arte, []) for c in crits}
@@ -128,6 +135,7 @@ def ab_trials(crits: list[Criterion], board_sim: Board, counts: dict[str, int], 
     print(f"A/B, build B {args.percent:g} % worse in {len(target)} criteria ({args.ab_target}): B is worse in exactly "
           f"those in {exact}/{args.trials} trials; a worse elsewhere {others_total} times; boots of each build: "
           f"median {sorted(boots)[len(boots) // 2] if boots else 0}, at most {args.max_boots}")  # fmt: skip
+    return 0
 
 
 def main() -> int:
@@ -154,10 +162,13 @@ def main() -> int:
     )
     ap.add_argument("--max-boots", type=int, default=10, help="A/B: at most this many boots of each build")
     args = ap.parse_args()
+    if args.trials < 1:
+        print("error: --trials must be 1 or more", file=sys.stderr)
+        return 2
     board = boards.resolve(args.board)
     crits = [c for c in criteria.select(board, None).criteria if c.direction in ("higher", "lower", "match")]
     if not crits:
-        print(f"error: {board} publishes no criterion", file=sys.stderr)
+        print(f"NOTHING MEASURED: {board} publishes no criterion", file=sys.stderr)
         return 1
     spread, said = load_spread(args.regime)
     spread = spread.excluding(crits)
@@ -179,8 +190,10 @@ def main() -> int:
           f"history {args.history} runs; "
           f"alpha_worse {cfg.alpha_worse:g} over {len(crits)} criteria")  # fmt: skip
     if args.ab:
-        ab_trials(crits, board_sim, counts, cfg, args)
-        return 0
+        return ab_trials(crits, board_sim, counts, cfg, args)
+    if not target:
+        print(f"NOTHING MEASURED: {board} has no criterion in {', '.join(suites)} to regress", file=sys.stderr)
+        return 1
     clean, verdicts, false_worse = 0, Counter(), Counter()
     for _ in range(args.trials):
         v, vs = trial(crits, {}, board_sim, counts, cfg, args.history)

@@ -240,3 +240,22 @@ def test_the_baseline_variables_are_checked_before_anything_runs(tmp_path: Path,
     monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
     with pytest.raises(PerfgateError, match=r"variable BASELINE: no run '20990101-000000' of am62xx_sk in .*: none;"):
         select.choose("20990101-000000", "am62xx_sk", True, "sim", "12.00.00")
+
+
+def test_the_rate_benchmark_measures_or_says_it_measured_nothing() -> None:
+    """benchmarks/baseline_rates.py as a user runs it: two trials report both rates; nothing to draw is an error."""
+    bench = paths.root() / "benchmarks" / "baseline_rates.py"
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, timeout=300,
+                              check=False)  # fmt: skip
+
+    ok = run("--trials", "2")
+    assert ok.returncode == 0, ok.stderr
+    assert "healthy vs healthy: no `worse` (criterion or suite) in 2/2 runs" in ok.stdout
+    assert "a 5 % regression in coremark_pro, stream (24 criteria)" in ok.stdout and "suite as a whole" in ok.stdout
+    assert run("--trials", "0").returncode == 2
+    nothing = run("--trials", "1", "--regressed", "no_such_suite")
+    assert nothing.returncode == 1 and "NOTHING MEASURED" in nothing.stderr
+    ab_nothing = run("--trials", "1", "--ab", "--ab-target", "nothing.*")
+    assert ab_nothing.returncode == 1 and "NOTHING MEASURED" in ab_nothing.stderr
