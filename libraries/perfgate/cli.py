@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("report", "(re)build comparison.html for a run directory"),
     "trend": ("trend", "plot a metric or a suite across a board's runs"),
     "compare": ("compare", "list what regressed or improved between two runs"),
+    "ab": ("ab", "gate build B against build A on one board, their boots interleaved"),
     "baseline": ("baseline", "write a board's thresholds from measured runs"),
     "publish": ("publish", "publish a finished run to a results server (publish squad <run>: SQUAD)"),
     "lab": ("lab", "check a lab file and a board in it without touching the hardware (lab check <lab>)"),

@@ -99,6 +99,8 @@ KNOWN: dict[str, str] = {
     "SIM_NOISE": "the simulated board's noise regime (variables/sim.yaml: quiet, realistic, harsh)",
     "BOARD_WAIT": "seconds a gate waits for a board another gate drives (default 0: refuse at once, naming it)",
     "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
+    "BASELINE": "the run each criterion is also compared with: last-accepted (default), a run, or none",
+    "BASELINE_GATES": "true: a criterion worse than its baseline fails (default false: reported)",
 }
 # Set by pabot in each of its robot processes (PABOTQUEUEINDEX, PABOTLASTLEVEL, ... and CALLER_ID).
 PABOT = ("CALLER_ID",)
@@ -145,6 +147,7 @@ class RunVars:
     boot_cycles: int
     duration: float | None
     calibrate: int = 0  # CALIBRATE: every command runs this many times in this boot, whatever it decides (A/A)
+    baseline_gates: bool = False
 
 
 def read(get: Callable[[str], object]) -> RunVars:
@@ -181,4 +184,5 @@ def read(get: Callable[[str], object]) -> RunVars:
         boot_cycles=whole("BOOT_CYCLES", get("BOOT_CYCLES"), BOOT_CYCLES),
         duration=positive("DURATION", get("DURATION"), "a positive number of seconds"),
         calibrate=0 if unset(get("CALIBRATE")) else whole("CALIBRATE", get("CALIBRATE"), 2),
+        baseline_gates=choice("BASELINE_GATES", get("BASELINE_GATES"), "false", ("true", "false")) == "true",
     )

@@ -3,7 +3,11 @@
 Runs are directories or `<board>/<run>`, `<board>/latest`, `<board>/previous`, `<board>` under results/ (the
 board's hardware runs), or `virtual/<board>/...` (its runs on a virtual board). A virtual run is never compared with
 a hardware run unless --mix is given, and then the output says so.
-Exit status: 0 when nothing regressed, 1 when something regressed (or is no longer measured), 2 on bad input.
+Each criterion both runs measured (and each suite) is also judged by the two-sample rule of a run's comparison with
+its baseline (variables/baseline.yaml; README "Against the board's own baseline"): its change with an interval, and
+worse, better, the same within its tolerance, or no detectable change (with the smallest regression it could find).
+Exit status: 0 when nothing regressed, 1 when something regressed beyond tolerance, is no longer measured or is worse
+by the two-sample rule, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -38,6 +42,43 @@ def _line(c: compare.Change) -> str:
     )
 
 
+STAT_WORDS = {"worse": "WORSE", "better": "better", "same": "same", "undecided": "no detectable change"}
+
+
+def _stat(stat: dict | None) -> str:
+    """The two-sample rule's change of a criterion or suite: verdict, change and interval, what it could detect."""
+    if not stat:
+        return ""
+    word = STAT_WORDS.get(str(stat.get("verdict")), str(stat.get("verdict")))
+    if not isinstance(stat.get("change_pct"), int | float):
+        return f"{word} ({stat.get('reason') or 'no change computed'})"
+    text = f"{word} {stat['change_pct']:+.1f} %"
+    if isinstance(stat.get("low_pct"), int | float):
+        text += f" [{stat['low_pct']:+.1f}, {stat['high_pct']:+.1f}] ({(stat.get('level') or 0.9) * 100:.0f} %)"
+    if isinstance(stat.get("detectable_pct"), int | float) and stat.get("verdict") in ("undecided", "same"):
+        text += f", detects {stat['detectable_pct']:.1f} %"
+    return text
+
+
+def _two_sample(result: compare.Comparison) -> None:
+    """The two-sample rule's sections: worse, better, and how many read the same or undecided; the suites."""
+    print(f"\nBy the two-sample rule (variables/baseline.yaml: each change with its interval; held to "
+          f"{len([c for c in result.changes if c.stat]) + len(result.suites)} comparisons):")  # fmt: skip
+    for title, verdict in (("Worse", "worse"), ("Better", "better")):
+        changes = result.stat(verdict)
+        print(f"  {title}: {len(changes)}")
+        for c in changes:
+            print(f"    {c.suite:<14} {c.name[:56]:<56} {_stat(c.stat)}")
+    undecided = result.stat("undecided")
+    print(f"  The same within tolerance: {len(result.stat('same'))}; no detectable change: {len(undecided)}")
+    for c in sorted(undecided, key=lambda c: -(c.stat or {}).get("detectable_pct", 0) or 0)[:5]:
+        print(f"    {c.suite:<14} {c.name[:56]:<56} {_stat(c.stat)}")
+    if result.suites:
+        print("  Suites (their rows averaged; + is better):")
+        for suite, stat in result.suites.items():
+            print(f"    {suite:<14} {_stat(stat)}")
+
+
 def run(args: argparse.Namespace) -> int:
     a = rundir.load(rundir.resolve(args.run_a))
     b = rundir.load(rundir.resolve(args.run_b))
@@ -70,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n{title}: {len(changes)}")
         for c in changes:
             print(_line(c))
+    _two_sample(result)
     flips = [c for c in result.changes if c.verdict_a != c.verdict_b]
     print(f"\nVerdict changes: {len(flips)}")
     for c in flips:
@@ -79,5 +121,6 @@ def run(args: argparse.Namespace) -> int:
     n_reg = len(result.of("regressed", "lost"))
     print(
         f"\n{n_reg} regressed, {len(result.of('improved', 'gained'))} improved, {len(result.of('unchanged'))} unchanged"
+        f"; by the two-sample rule {len(result.stat('worse'))} worse, {len(result.stat('better'))} better"
     )
     return 1 if result.regressed else 0

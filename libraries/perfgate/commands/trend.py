@@ -10,6 +10,12 @@ plots one criterion's samples (each run of its command) as a distribution per ru
 value, the published value and its tolerance band. --suite plots the suite's geometric-mean ratio to the published
 numbers; with neither, every suite is plotted. Prints the values as a table and writes a PNG (or SVG, by --out's
 suffix). The title counts the runs that have a value for the selection.
+
+--changes lists where a change began in the history, for every criterion of the selection and each suite plotted:
+change points by Apache Otava's method (e-divisive means with a t-test: perfgate/baseline/changes.py), each at least
+the criterion's tolerance against its baseline (variables/baseline.yaml) and significant at --pvalue (default 0.001,
+or 0.05 over the number of series examined when smaller), named by the run and release where it began; the plot
+marks them. Exit status 0 (1 with --fail-on-change when any was found).
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from perfgate import boards
+from perfgate import boards, criteria
+from perfgate.baseline import changes, config
+from perfgate.baseline.pair import as_criterion
 from perfgate.errors import PerfgateError
 from perfgate.report import history, trend
 from perfgate.report.html import fmt
@@ -45,6 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, help="image file (default results/<board>/trend-<selection>.png)")
     parser.add_argument("--json", action="store_true", help="print the series as JSON instead of a table")
     parser.add_argument("--no-plot", action="store_true", help="print only, write no image")
+    parser.add_argument("--changes", action="store_true", help="list where each change began (change points)")
+    parser.add_argument("--pvalue", type=float, help="a change point's significance (default: 0.001, or 0.05 over the "
+                        "series examined when that is smaller)")  # fmt: skip
+    parser.add_argument("--fail-on-change", action="store_true", help="with --changes: exit 1 when any was found")
 
 
 def _board(name: str) -> str:
@@ -135,7 +147,13 @@ def run(args: argparse.Namespace) -> int:
     if not runs:
         raise PerfgateError(f"no {what} run of {board} yet", where)
     series, selection = _select(runs, args)
-    if args.json:
+    found = _changes(board, runs, series, args) if args.changes else []
+    if args.json and args.changes:
+        print(json.dumps([{"label": label, "name": name, "run": b.run, "release": b.release, "started": b.started,
+                           "index": b.point.index, "change_pct": round(b.point.change_pct, 3),
+                           "pvalue": b.point.pvalue, "before": b.point.mean_before, "after": b.point.mean_after}
+                          for label, name, _, b in found], indent=2))  # fmt: skip
+    elif args.json:
         print(json.dumps([asdict(s) for s in series], indent=2))
     else:
         for s in series:
@@ -147,11 +165,45 @@ def run(args: argparse.Namespace) -> int:
                 if args.samples and p.samples:
                     spread = f"  {len(p.samples)} samples {fmt(min(p.samples))} .. {fmt(max(p.samples))}"
                 print(f"  {p.run:<18} {fmt(p.value):>14}{pub}  {p.verdict or ''}{spread}{virtual}")
+    if args.changes and not args.json:
+        print(f"\nWhere a change began ({len(found)}; e-divisive means with a t-test, p <= {args.pvalue:g}, each at "
+              f"least its tolerance against its baseline):")  # fmt: skip
+        for _, name, unit, b in found:
+            print(f"  {name[:60]:<60} {b.describe(unit)}")
     if not args.no_plot:
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", selection).strip("_")[:80]
         out = args.out or where.parent / f"trend-{slug}.png"
         shown = trend.runs_with_values(series)
         among = f" (of {len(runs)}; the others have no value for it)" if shown < len(runs) else ""
         title = f"{board}: {selection} across {shown} {what} runs{among}"
-        print(trend.plot(series, out, title, samples=bool(args.samples)), file=sys.stderr if args.json else sys.stdout)
-    return 0
+        plotted = {s.label for s in series}
+        marks = [(b.run, f"{b.run} {b.point.change_pct:+.1f}%") for label, _, _, b in found if label in plotted]
+        print(trend.plot(series, out, title, samples=bool(args.samples), marks=marks),
+              file=sys.stderr if args.json else sys.stdout)  # fmt: skip
+    return 1 if args.fail_on_change and found else 0
+
+
+def _changes(board: str, runs: list[dict], series: list[trend.Series], args: argparse.Namespace) -> list[
+        tuple[str, str, str, changes.Began]]:  # fmt: skip
+    """(series label, name, unit, change point) for every criterion of the selection and every suite series."""
+    cfg = config.load()
+    known = {c.id: c for c in criteria.select(board, None).criteria} if board in boards.known() else {}
+    ids = [cid for cid, _ in trend.find_metrics(runs, args.metric)] if args.metric else list(
+        dict.fromkeys(cid for r in runs for cid, m in r["metrics"].items()
+                      if not args.suite or (isinstance(m, dict) and m.get("suite") == args.suite)))  # fmt: skip
+    n_series = len(ids) + sum(1 for s in series if s.kind == "suite")
+    args.pvalue = args.pvalue or min(0.001, 0.05 / max(n_series, 1))
+    out = []
+    for cid in ids:
+        s = trend.metric_series(runs, cid)
+        last = next(r["metrics"][cid] for r in reversed(runs) if cid in r["metrics"])
+        tol = cfg.of(known.get(cid) or as_criterion({**last, "id": cid})).tolerance
+        for b in changes.in_history([(p.run, p.release, p.started, p.value) for p in s.points], args.pvalue, tol):
+            out.append((cid, s.name, s.unit, b))
+    for s in series:
+        if s.kind == "suite":
+            tols = sorted(cfg.of(c).tolerance for c in known.values() if c.suite == s.label) or [cfg.default.tolerance]
+            for b in changes.in_history([(p.run, p.release, p.started, p.value) for p in s.points], args.pvalue,
+                                        tols[len(tols) // 2]):  # fmt: skip
+                out.append((s.label, f"suite {s.label}", "", b))
+    return out

@@ -7,12 +7,17 @@ an improvement when it is better by more than that. A criterion measured in A bu
 
 A virtual run (sim, qemu) is never compared with a hardware run unless asked (`mix=True`), and then the
 comparison says so (`mixed`).
+
+Each criterion both runs measured, and each suite, is also judged by the two-sample rule a run's comparison with its
+baseline uses (perfgate.baseline.pair): its change with an interval, and `worse`, `better`, `same` or `undecided`
+(no detectable change: with the smallest regression the data could have found). A `worse` is a regression too.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from perfgate.baseline.pair import compare_runs
 from perfgate.errors import PerfgateError
 from perfgate.report.rundir import Run
 
@@ -33,6 +38,7 @@ class Change:
     kind: str  # regressed | improved | unchanged | lost (measured in A, not in B) | gained
     verdict_a: str | None
     verdict_b: str | None
+    stat: dict | None = None  # the two-sample rule's change (perfgate.baseline.rule.Change.to_json)
 
 
 @dataclass
@@ -46,13 +52,19 @@ class Comparison:
     only_b: list[str] = field(default_factory=list)
     mixed: str = ""  # why the two runs are of different kinds (virtual vs hardware), when forced to compare
     notes: list[str] = field(default_factory=list)  # e.g. a run that did not finish
+    suites: dict[str, dict] = field(default_factory=dict)  # suite -> the two-sample rule's change of its rows
+
+    def stat(self, *verdicts: str) -> list[Change]:
+        return [c for c in self.changes if c.stat and c.stat.get("verdict") in verdicts]
 
     def of(self, *kinds: str) -> list[Change]:
         return [c for c in self.changes if c.kind in kinds]
 
     @property
     def regressed(self) -> bool:
-        return bool(self.of("regressed", "lost"))
+        """Something regressed beyond tolerance, is no longer measured, or is worse by the two-sample rule."""
+        worse_suite = any(v.get("verdict") == "worse" for v in self.suites.values())
+        return bool(self.of("regressed", "lost") or self.stat("worse") or worse_suite)
 
     def to_json(self) -> dict:
         return {
@@ -68,6 +80,13 @@ class Comparison:
             "verdict_changes": [asdict(c) for c in self.changes if c.verdict_a != c.verdict_b],
             "only_a": self.only_a,
             "only_b": self.only_b,
+            "two_sample": {
+                "worse": [asdict(c) for c in self.stat("worse")],
+                "better": [asdict(c) for c in self.stat("better")],
+                "same": len(self.stat("same")),
+                "undecided": len(self.stat("undecided")),
+                "suites": self.suites,
+            },
         }
 
 
@@ -156,5 +175,10 @@ def compare(run_a: Run, run_b: Run, tolerance: float | None = None, mix: bool = 
                 b.get("verdict"),
             )
         )
+    pair = compare_runs(run_a, run_b)
+    for c in result.changes:
+        if c.key in pair.changes:
+            c.stat = pair.changes[c.key].to_json()
+    result.suites = {s: ch.to_json() for s, ch in sorted(pair.suites.items())}
     result.changes.sort(key=lambda c: (c.suite, -(abs(c.change_pct) if c.change_pct is not None else 1e9)))
     return result

@@ -97,6 +97,30 @@ def noise_text(e: dict) -> tuple[str, str]:
     return cell, "; ".join(t for t in tip if t)
 
 
+def baseline_text(e: dict) -> dict | None:
+    """The criterion against its baseline run (metrics.json `baseline`): its verdict, the change as a cell and the
+    interval, the smallest regression it could find and the noise it used as a tooltip. None when it has none."""
+    b = e.get("baseline")
+    if not isinstance(b, dict) or not b.get("verdict"):
+        return None
+    change = b.get("change_pct")
+    cell = f"{change:+.1f} %" if isinstance(change, int | float) else ""
+    tip = [f"against run {b.get('run')}"]
+    if isinstance(b.get("low_pct"), int | float) and isinstance(b.get("high_pct"), int | float):
+        tip.append(f"{(b.get('level') or 0.9) * 100:.0f} % interval {b['low_pct']:+.1f} % to {b['high_pct']:+.1f} %")
+    if isinstance(b.get("tolerance"), int | float):
+        tip.append(f"tolerance ±{b['tolerance'] * 100:g} %")
+    if isinstance(b.get("detectable_pct"), int | float):
+        tip.append(f"the smallest regression it finds: {b['detectable_pct']:.1f} %")
+    if b.get("n_a") is not None:
+        tip.append(f"{b.get('n_a')} vs {b.get('n_b')} values")
+    if b.get("noise_class"):
+        tip.append(f"noise: {b['noise_class']}")
+    if b.get("reason"):
+        tip.append(str(b["reason"]))
+    return {"verdict": str(b["verdict"]), "cell": cell, "tip": "; ".join(tip), **b}
+
+
 def group(entries: list[dict]) -> list[tuple[str, list[tuple[str, list[dict]]]]]:
     """[(chapter, [(suite, entries)])], chapters in the guides' order, suites and entries as recorded."""
     chapters: dict[str, dict[str, list[dict]]] = defaultdict(dict)
@@ -134,6 +158,7 @@ def _row(e: dict, run_dir: Path | None) -> dict:
         "range": rng,
         "where": " · ".join(str(e[k]) for k in ("table", "row", "metric") if e.get(k)),
         "samples": Markup(samples),
+        "baseline": baseline_text(e),
     }
 
 
@@ -172,18 +197,47 @@ def trend_images(run: rundir.Run, suites: list[str]) -> dict[str, Markup]:
         runs.append({"run": run.name, "started": started, "virtual": run.virtual, "release": run.meta.get("release"),
                      "metrics": {e["id"]: e for e in run.entries if e.get("id")}})  # fmt: skip
     runs = runs[-TREND_RUNS:]
+    from perfgate.baseline import changes, config
+    from perfgate.baseline.pair import as_criterion
     from perfgate.report import trend
 
+    cfg = config.load()
     out = {}
     for suite in suites:
         series = trend.suite_series(runs, suite)
         if sum(1 for p in series.points if p.value is not None) < 2:
             continue
+        tols = sorted(cfg.of(as_criterion(e)).tolerance for e in run.entries if e.get("suite") == suite)
+        began = changes.in_history([(p.run, p.release, p.started, p.value) for p in series.points],
+                                   min_magnitude=tols[len(tols) // 2] if tols else 0.0)  # fmt: skip
+        marks = [(b.run, f"{b.run}{f' SDK {b.release}' if b.release else ''} {b.point.change_pct:+.1f}%")
+                 for b in began]  # fmt: skip
         title = f"{run.board} · {suite}: measured vs published, last {len(series.points)} runs"
-        data = base64.b64encode(trend.png([series], title)).decode("ascii")
+        data = base64.b64encode(trend.png([series], title, marks=marks)).decode("ascii")
         alt = f"trend of {suite} over {len(series.points)} runs"
-        out[suite] = Markup(f'<img class="trend" alt="{alt}" src="data:image/png;base64,{data}">')
+        said = "".join(f'<li data-change-run="{b.run}">a change began at run {b.run}'
+                       f"{f' (SDK {b.release})' if b.release else ''}: {b.point.change_pct:+.1f} % "
+                       f"(p {b.point.pvalue:.2g})</li>" for b in began)  # fmt: skip
+        changes_list = f'<ul class="changes">{said}</ul>' if said else ""
+        out[suite] = Markup(f'<img class="trend" alt="{alt}" src="data:image/png;base64,{data}">{changes_list}')
     return out
+
+
+BASELINE_ORDER = ("worse", "better", "undecided", "same")  # how the section lists the criteria
+
+
+def baseline_view(run: rundir.Run, entries: list[dict]) -> dict:
+    """comparison.html's section "against the last accepted run": which run, or why none; each suite's verdict;
+    the criteria worse and better first (then undecided and the same), with their change and interval."""
+    meta = run.meta.get("baseline")
+    if not isinstance(meta, dict):
+        return {"meta": None}
+    rows = [_row(e, run.path) for e in entries if baseline_text(e) is not None]
+    rows.sort(key=lambda r: BASELINE_ORDER.index(r["baseline"]["verdict"]) if r["baseline"]["verdict"] in
+              BASELINE_ORDER else -1)  # fmt: skip
+    counts_by = {v: sum(1 for r in rows if r["baseline"]["verdict"] == v) for v in BASELINE_ORDER}
+    suites = meta.get("suites") if isinstance(meta.get("suites"), dict) else {}
+    return {"meta": meta, "rows": rows, "counts": counts_by, "suites": sorted(suites.items())}
 
 
 def _histograms(run_dir: Path) -> list[tuple[str, Markup]]:
@@ -272,6 +326,7 @@ def render(run: rundir.Run, charts: bool = True) -> str:
         verdicts=VERDICTS,
         attention=[_row(e, run.path) for e in attention],
         limited=[_row(e, run.path) for e in by_severity([e for e in entries if isinstance(e.get("limited"), dict)])],
+        baseline=baseline_view(run, entries),
         trends=bool(trends),
         suites=_suite_views(entries, run.path, charts, trends),
         log_href=log_href(run),

@@ -130,26 +130,31 @@ def suites_in(runs: list[dict]) -> list[str]:
     return list(seen)
 
 
-def plot(series: list[Series], out: Path, title: str, samples: bool = False) -> Path:
+def plot(series: list[Series], out: Path, title: str, samples: bool = False,
+         marks: list[tuple[str, str]] | None = None) -> Path:  # fmt: skip
     """A PNG (or SVG, by the file's suffix) of the series, one x position per run (`samples`: the one series'
-    samples as a distribution per run)."""
-    fig = samples_figure(series[0], title) if samples else figure(series, title)
+    samples as a distribution per run); `marks`: (run, label) of the change points to mark, each where its run
+    begins."""
+    fig = samples_figure(series[0], title) if samples else figure(series, title, marks=marks)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=110)
     return out
 
 
-def png(series: list[Series], title: str, size: tuple[float, float] = (7.5, 3.0)) -> bytes:
+def png(series: list[Series], title: str, size: tuple[float, float] = (7.5, 3.0),
+        marks: list[tuple[str, str]] | None = None) -> bytes:  # fmt: skip
     """The plot of the series as PNG bytes, `size` inches at 96 dpi (comparison.html embeds one per suite)."""
     import io
 
     buf = io.BytesIO()
-    figure(series, title, size).savefig(buf, format="png", dpi=96)
+    figure(series, title, size, marks).savefig(buf, format="png", dpi=96)
     return buf.getvalue()
 
 
-def figure(series: list[Series], title: str, size: tuple[float, float] | None = None) -> Figure:
-    """The matplotlib Figure of the series, one x position per run (a run in the board's history)."""
+def figure(series: list[Series], title: str, size: tuple[float, float] | None = None,
+           marks: list[tuple[str, str]] | None = None) -> Figure:  # fmt: skip
+    """The matplotlib Figure of the series, one x position per run (a run in the board's history); `marks`: (run,
+    label) of change points, a dashed line just before the run where each began."""
     from matplotlib.figure import Figure
 
     from perfgate.report.charts import COLOURS
@@ -190,6 +195,11 @@ def figure(series: list[Series], title: str, size: tuple[float, float] | None = 
         pts = [p for p in series[0].points if p.value is not None]
         ax.scatter([x_of[p.run] for p in pts], [p.value for p in pts],
                    c=[COLOURS.get(str(p.verdict), "#000") for p in pts], zorder=3, s=28)  # fmt: skip
+    for run, label in marks or []:
+        if run in x_of:
+            ax.axvline(x_of[run] - 0.5, color="#6a1b9a", linestyle="--", linewidth=1.2)
+            ax.annotate(label, (x_of[run] - 0.45, 1.0), xycoords=("data", "axes fraction"), va="top", fontsize=7,
+                        color="#6a1b9a", rotation=90)  # fmt: skip
     if not single:
         ax.axhline(1.0, color="#455a64", linestyle="--", linewidth=1)
         long = "measured / published\n(1.0 = as published, higher is better)"  # two lines: never cut by the figure

@@ -89,6 +89,10 @@ class Gate:
             logger.console(line)
         s.load_history()
         self.recording.judge = self.judge = s.judge()
+        try:
+            self.recording.open_baseline(_var("BASELINE"))
+        except PerfgateError as e:
+            bad_input(e)
         plan.allocate(self.judge, s.selection.criteria, s.selected, s.settings, s.profile, s.lab, _var)
         stuck_at = self.judge.undecidable
         for warning in plan.warnings(s.selection.criteria, s.selected, s.settings, s.profile, s.lab, stuck_at, _var):
@@ -157,7 +161,10 @@ class Gate:
         self._say_time(id)
         if o.skip:
             raise SkipExecution(o.skip)
+        against = self.recording.say_against_baseline(o) if self.recording is not None else None
         say_judged(result, o, settings, self._link)
+        if against:
+            raise AssertionError(against)
 
     def _say_time(self, cid: str) -> None:
         """Where this test's time went: its suite's setup measured it (Robot times the test itself at 00:00:00),

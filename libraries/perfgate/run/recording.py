@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from robot.api import SkipExecution, logger
 
 from perfgate import sequential, validity, waivers
+from perfgate.baseline.record import Against
 from perfgate.judge import Judge
 from perfgate.model import Criterion
 from perfgate.report.recorder import RunRecorder
@@ -144,6 +145,7 @@ class Recording:
         self.runner = runner
         self.recorder = recorder
         self.judge: Judge | None = None  # set once the run's noise is known
+        self.against: Against | None = None  # the run's baseline run (perfgate.baseline), once Open Run chose it
 
     @property
     def meta(self) -> dict:
@@ -157,6 +159,31 @@ class Recording:
         if cid in self.runner.by_id:
             return self.runner.by_id[cid].criteria[cid]
         return self.session.criterion(cid)
+
+    def open_baseline(self, spec: object) -> None:
+        """Choose the run's baseline (`-v BASELINE`: last-accepted, a run, none), say it on the console and in
+        run.json. PerfgateError for a named run that cannot be one."""
+        s = self.session
+        assert s.selection is not None and s.run_dir is not None
+        judged = [c for c in s.selection.criteria if not s.selected or c.suite in s.selected]
+        text = None if spec is None else str(spec)
+        self.against = Against.open(text, s.board, s.virtual, str(self.meta.get("lab") or ""), s.selection.label,
+                                    s.run_dir.name, judged, s.settings.baseline_gates)  # fmt: skip
+        self.meta["baseline"] = self.against.meta()
+        logger.console(self.against.console())
+
+    def say_against_baseline(self, o: Outcome) -> str | None:
+        """Log a judged criterion against its baseline run; why its test fails on it (BASELINE_GATES:true and
+        worse), else None."""
+        if self.against is None or o.judgement is None or self.against.baseline is None:
+            return None
+        suite = self.runner.by_id.get(o.criterion.id)
+        values = suite.samples.get(o.criterion.id, []) if suite else []
+        ch = self.against.change(o.criterion, values)
+        if ch is not None:
+            text = f"Against the baseline run {self.against.baseline.label}: {ch.describe()}"
+            logger.warn(text) if ch.verdict == "worse" else logger.info(text)
+        return self.against.fails(o.criterion, values)
 
     def test_ended(self, cid: str, pending: Outcome | None, status: str, message: str, test_id: str,
                    test_name: str) -> None:  # fmt: skip
@@ -178,7 +205,10 @@ class Recording:
             verdict = j.verdict if status != "FAIL" or not j.passed else "fail"
         else:
             verdict = "skip" if status == "SKIP" else "not-measured"
-        entry = {**self.entry(c, j, verdict, j.message if j else pending.reason), "test": test_id,
+        said = j.message if j else pending.reason
+        if j and j.passed and status == "FAIL" and message:  # failed on its baseline run (BASELINE_GATES:true)
+            said = message
+        entry = {**self.entry(c, j, verdict, said), "test": test_id,
                  "test_name": test_name, "status": status}  # fmt: skip
         if stopped:
             entry["never_ran"] = True
@@ -204,6 +234,7 @@ class Recording:
             **self._invalid_entry(c, suite),
             **self._noise_entry(c, suite),
             **run_length(suite.measured.lengths.get(c.id) if suite else None),
+            **self._baseline_entry(c, suite, j),
         }
 
     def _invalid_entry(self, c: Criterion, suite: SuiteResult | None) -> dict:
@@ -221,6 +252,12 @@ class Recording:
             out["board_state"] = [{**s, "evidence": os.path.relpath(s["evidence"], self.session.run_dir)}
                                   for s in suite.states[c.id]]  # fmt: skip
         return out
+
+    def _baseline_entry(self, c: Criterion, suite: SuiteResult | None, j: Judgement | None) -> dict:
+        """metrics.json's `baseline` of a measured criterion (its verdict against the baseline run)."""
+        if self.against is None or suite is None or j is None or not suite.samples.get(c.id):
+            return {}
+        return self.against.entry(c, suite.samples[c.id])
 
     def _noise_entry(self, c: Criterion, suite: SuiteResult | None) -> dict:
         """metrics.json's noise of a measured criterion (the relative sd per value its sequential verdict used, its
@@ -240,6 +277,10 @@ class Recording:
         self._record_never_reached(never)
         if not self.session.interrupted:
             self._record_unmeasured(setup_failure, selected or [])
+        if self.against is not None and self.against.baseline is not None:
+            crits = [c for r in self.runner.suites.values() for c in r.criteria.values()]
+            samples = {cid: v for r in self.runner.suites.values() for cid, v in r.samples.items()}
+            self.meta["baseline"] = {**self.against.meta(), "suites": self.against.suites(crits, samples)}
         first = self.runner.first_state
         board_state = {"board_state": first.entry()} if first is not None else {}
         page = self.recorder.finish({"signal": self.session.signal, "never_ran": never, **board_state}, state=state)
@@ -290,6 +331,8 @@ class Recording:
             logger.console("perfgate: never ran: " + ", ".join(f"{s} ({n})" for s, n in by_suite.items()))
         for line in tightness(self.recorder.entries):
             logger.console(line)
+        if self.against is not None and self.against.baseline is not None:
+            logger.console(self.against.summary(self.recorder.entries, meta.get("baseline", {}).get("suites") or {}))
 
     def robot_counted(self, robot: dict) -> None:
         """Robot's own count of the tests (the top suite ended, after Close Run): run.json's verdict takes it in;
@@ -327,6 +370,7 @@ class Recording:
                     "direction": c.direction, "tolerance": j.tolerance, "delta_pct": j.delta_pct,
                     "verdict": j.verdict if j.verdict != NOT_MEASURED else NOT_MEASURED, "message": j.message,
                     "tool": result.measured.tools.get(cid, ""), **run_length(result.measured.lengths.get(cid)),
+                    **self._baseline_entry(c, result, j),
                 }
             )  # fmt: skip
         logger.info(suite_table_html(entries), html=True)

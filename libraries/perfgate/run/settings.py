@@ -28,6 +28,7 @@ class Settings:
     noise: sequential.NoiseModel | None = None
     budget: Budget | None = None  # how many runs a command may take (variables/budget.yaml, capped by REPEAT)
     calibrate: int = 0  # CALIBRATE: every command runs this many times (an A/A calibration run)
+    baseline_gates: bool = False  # BASELINE_GATES: a criterion worse than its baseline run fails its test
 
     @classmethod
     def read(cls, var: Vars) -> Settings:
@@ -35,4 +36,5 @@ class Settings:
         checked = runvars.read(var)  # the one check of every run variable (robot --dryrun uses it too)
         return cls(repeat=checked.repeat, aggregate=checked.aggregate, inconclusive=checked.inconclusive,
                    on_missing_tool=checked.on_missing_tool, noise=sequential.load(),
-                   budget=budget.load(repeat=checked.repeat), calibrate=checked.calibrate)  # fmt: skip
+                   budget=budget.load(repeat=checked.repeat), calibrate=checked.calibrate,
+                   baseline_gates=checked.baseline_gates)  # fmt: skip

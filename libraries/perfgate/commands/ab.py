@@ -1,0 +1,108 @@
+"""`python -m perfgate ab <suite>... --board B --a NAME:value --b NAME:value`: build B gated against build A.
+
+Each boot is one robot run of the given suites (robot, the gate's own suites), brought up by the lab as every gate
+run is: A, B, A, B, ... Build A and build B are the run variables that make them (`--a`/`--b`, repeatable): on the
+simulated board a configuration (`--b FAULTS:degrade:<id glob>:5`), in a lab whatever it reads to boot the build.
+After every pair from the second on, each criterion both builds measured is looked at by the two-sample rule on its
+boots' means (perfgate.baseline.ab: look k spends alpha / 2^k); the boots stop once every criterion is decided or at
+--max-boots of each. Everything goes under --out (default results/ab/<board>-<time>/): each boot's robot output and
+run directory (their own results tree: the A/B boots never enter the board's history), and ab.json.
+Exit status: 0 when no criterion of B is worse than A, 1 when one is, 2 on bad input or a boot that measured nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from perfgate import artefacts, boards, criteria, paths
+from perfgate.baseline import ab, config, noise, rule, select
+from perfgate.errors import PerfgateError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("suites", nargs="+", type=Path, help="suite files or directories robot runs in each boot")
+    parser.add_argument("--board", required=True)
+    parser.add_argument("--lab", default="sim")
+    parser.add_argument("--release", help="the release judged against (default: the newest)")
+    parser.add_argument("--a", action="append", default=[], metavar="NAME:value", help="a run variable of build A")
+    parser.add_argument("--b", action="append", default=[], metavar="NAME:value", help="a run variable of build B")
+    parser.add_argument("--min-boots", type=int, default=2, help="boots of each build before the first look")
+    parser.add_argument("--max-boots", type=int, default=6, help="at most this many boots of each build")
+    parser.add_argument("--robot-arg", action="append", default=[], help="a further robot option (repeatable)")
+    parser.add_argument("--out", type=Path, help="where the boots and ab.json go")
+    parser.add_argument("--json", action="store_true", help="print ab.json's content")
+
+
+class Boots:
+    """Boots of the two builds: a robot run each, its values read back from its metrics.json."""
+
+    def __init__(self, args: argparse.Namespace, board: str, out: Path) -> None:
+        self.args, self.board, self.out = args, board, out
+        self.count = {"A": 0, "B": 0}
+
+    def __call__(self, build: str, ids: list[str]) -> dict[str, list[float]]:
+        self.count[build] += 1
+        where = self.out / f"{build}-{self.count[build]}"
+        results = self.out / f"results-{build}"
+        variables = [f"BOARD:{self.board}", f"LAB:{self.args.lab}", "BASELINE:none",
+                     *([f"RELEASE:{self.args.release}"] if self.args.release else []),
+                     *(self.args.a if build == "A" else self.args.b)]  # fmt: skip
+        options = [a for v in variables for a in ("-v", v)] + self.args.robot_arg
+        cmd = [sys.executable, "-m", "robot", "--outputdir", str(where), "--console", "dotted", *options,
+               *map(str, self.args.suites)]  # fmt: skip
+        print(f"perfgate ab: boot {self.count[build]} of build {build}", file=sys.stderr, flush=True)
+        env = {**os.environ, "PERFGATE_RESULTS": str(results)}
+        with (where.parent / f"{build}-{self.count[build]}.console.txt").open("w") as log:
+            subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
+        runs = sorted(p for p in results.glob(f"**/{self.board}/2*") if (p / "metrics.json").exists())
+        if not runs:
+            raise PerfgateError(f"boot {self.count[build]} of build {build} left no run (see {where}.console.txt)")
+        entries = json.loads((runs[-1] / "metrics.json").read_text(encoding="utf-8"))
+        values = select.values_of(entries, "")
+        if not values:
+            raise PerfgateError(f"boot {self.count[build]} of build {build} measured nothing ({runs[-1]})")
+        return values
+
+
+def run(args: argparse.Namespace) -> int:
+    board = boards.resolve(args.board)
+    if args.min_boots < 1 or args.max_boots < args.min_boots:
+        raise PerfgateError("--min-boots must be 1 or more and --max-boots at least --min-boots")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    out = args.out or paths.results() / "ab" / f"{board}-{stamp}"
+    out.mkdir(parents=True, exist_ok=True)
+    crits = criteria.select(board, args.release).criteria
+    by_id, cfg = {c.id: c for c in crits}, config.load()
+    arte = artefacts.find(crits)
+    boots = Boots(args, board, out)
+    first = boots("A", [])  # the criteria the suites measure: those build A's first boot gave values of
+    measured = {cid: by_id[cid] for cid in first if cid in by_id}
+    noises = {cid: noise.of_criterion(c, cfg, cid in arte, []) for cid, c in measured.items()}
+    abrun = ab.ABRun(measured, noises, cfg, min_boots=args.min_boots, max_boots=args.max_boots)
+    final = abrun.run(boots, first_a=first)
+    report = {
+        "board": board, "lab": args.lab, "a": args.a, "b": args.b, "order": abrun.order, "out": str(out),
+        "criteria": {cid: {"name": measured[cid].name, "boots": o.boots, "look": o.look, **o.change.to_json()}
+                     for cid, o in final.items()},
+    }  # fmt: skip
+    (out / "ab.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"A/B on {board} in lab {args.lab}: A {' '.join(args.a) or '(as is)'}; B {' '.join(args.b)}; boots "
+              f"{' '.join(abrun.order)}")  # fmt: skip
+        for verdict in rule.VERDICTS:
+            chosen = [(cid, o) for cid, o in final.items() if o.change.verdict == verdict]
+            print(f"\n{verdict}: {len(chosen)}")
+            for cid, o in chosen if verdict != rule.SAME else chosen[:0]:
+                print(f"  {measured[cid].name[:60]:<60} {o.change.describe()} ({o.boots} boots each)")
+        print(f"\n{out / 'ab.json'}")
+    return 1 if any(o.change.verdict == rule.WORSE for o in final.values()) else 0
