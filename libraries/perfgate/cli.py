@@ -14,6 +14,7 @@ from perfgate.errors import PerfgateError
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("import_guides", "import the guides into variables/thresholds (--check compares)"),
+    "guides": ("guides", "import every version of the guides side by side (guides history), or diff two releases"),
     "boards": ("boards", "list every board with its guide, release and criteria per suite"),
     "criteria": ("criteria", "print a board's criteria (--json)"),
     "parse": ("parse", "parse a workload's raw output into the guide's metric names (JSON)"),

@@ -69,6 +69,13 @@ class Directions:
                 return rule
         return None
 
+    def find(self, *, id: str, metric: str, unit: str, row: str, suite: str, table: str) -> str | None:
+        """The criterion's direction, or None when no rule or override says (the caller reports it)."""
+        if id in self.overrides:
+            return self.overrides[id]
+        rule = self.rule_for(metric=metric, unit=unit, row=row, suite=suite, table=table)
+        return rule.direction if rule else None
+
     def direction(self, *, id: str, metric: str, unit: str, row: str, suite: str, table: str) -> str:
         if id in self.overrides:
             return self.overrides[id]

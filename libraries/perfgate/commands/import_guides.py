@@ -28,6 +28,10 @@ def run(args: argparse.Namespace) -> int:
             print(report.render(gi))
     for e in errors:
         print(f"perfgate import: {e}", file=sys.stderr)
+    if errors:
+        lost = sum(gi.reported for gi in imports)
+        print(f"perfgate import: partial: {len(errors)} problems reported above, {lost} published numbers not "
+              "imported; everything else imported (exit status 1)", file=sys.stderr)  # fmt: skip
     files = importer.render_files(imports)
     total = sum(len(gi.criteria) for gi in imports)
     generated = {nb.board: nb for gi in imports for nb in gi.generated}

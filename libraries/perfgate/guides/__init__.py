@@ -23,4 +23,13 @@ Pipeline:
   (`<board>.<suite>.<table>.<row>.<metric>` slugs), units (variables/units.yaml) and directions
   (perfgate.directions, variables/directions.yaml), and renders the files with perfgate.criteria.
 - `report.render` is the per-guide import report: tables read, criteria per board, notes, skipped tables.
+
+An import never stops as a whole (issue 33): a table, row or metric it cannot read is an error of that guide
+(file:line, reason, remedy), counted in `GuideImport.reported`; a metric with no direction is reported once per
+guide, suite and metric; identical copies of a value collapse (`duplicates.collapse`), copies that differ are
+reported and none imported. `rst` also reads TI's 2018 export: multi-board flat lists (`flat-boards`), grid
+tables without a header separator, transposed grids (a column a board), tab-indented options, emphasis around
+titles; bold-header lists with no release or board are refused with the reason. Review decisions are keyed by the
+guide's `identity` (device, Linux or RT). `history` imports many versions side by side (release stated or assumed,
+the version a release's thresholds come from); `diff` compares two releases number by number.
 """

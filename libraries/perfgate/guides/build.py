@@ -20,6 +20,7 @@ NUMBER = re.compile(
 )
 # a cell that says "no result here": empty, n/a, NA, a dash. Any other text in a value column is an error.
 NO_RESULT = re.compile(r"^\s*(|n/?a|-+|–|—|none|not (?:applicable|available|supported))\s*$", re.IGNORECASE)
+PER_CORE = re.compile(r"^\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+\s*$")
 BOARD_COLUMN = re.compile(r"^([a-z0-9]+(?:[_-][a-z0-9]+)*):\s*(.*)$", re.IGNORECASE)
 BARE_BOARD = re.compile(r"^[a-z0-9]+(?:[_-][a-z0-9]+)*-fs$")
 
@@ -31,6 +32,11 @@ def parse_number(text: str) -> tuple[float, float | None, float | None] | None:
     lo = float(m.group(2)) if m.group(2) is not None else None
     hi = float(m.group(3)) if m.group(3) is not None else None
     return float(m.group(1)), lo, hi
+
+
+def numbers_in(table: RawTable) -> int:
+    """The numbers a table prints in its rows (what a skipped table takes out of the import)."""
+    return sum(1 for r in table.rows for c in r.cells if parse_number(c) is not None)
 
 
 @dataclass
@@ -62,6 +68,7 @@ class TableResult:
     error_line: int | None = None
     notes: list[str] = field(default_factory=list)
     cell_errors: list[tuple[int, str]] = field(default_factory=list)  # (line, message): value cells that are text
+    dropped: int = 0  # numbers in the rows the reader left out (RawTable.row_errors)
 
 
 class Builder:
@@ -70,6 +77,7 @@ class Builder:
         self.known_boards = known_boards
         self.aliases = aliases or {}
         self.guide = ""  # the guide being built (file name), for variables/sections.yaml table_boards
+        self.identity = ""  # and its identity (perfgate.guides.identity): `am62x linux`
         self.modules: list[str] = []  # the boards of the guide's Evaluation Modules table
 
     def board(self, text: str) -> str:
@@ -88,7 +96,9 @@ class Builder:
         for t in tables:
             if t.board:
                 boards.add(canonical(t.board))
-            if t.kind == "csv-table":
+            if t.transposed:
+                boards |= {canonical(h) for h in t.header[1:]}
+            elif t.kind in ("csv-table", "grid-table", "flat-boards"):
                 for h in t.header:
                     m = BOARD_COLUMN.match(h)
                     if m:
@@ -101,6 +111,8 @@ class Builder:
 
     def build(self, table: RawTable, guide_boards: set[str]) -> TableResult:
         result = TableResult(table=table, notes=list(table.notes))
+        result.cell_errors += [(line, message) for line, message, _ in table.row_errors]
+        result.dropped = sum(n for _, _, n in table.row_errors)
 
         def is_board(text: str) -> bool:
             return self.is_board(text, guide_boards)
@@ -113,6 +125,9 @@ class Builder:
         if table.error:
             result.skipped, result.error, result.error_line = table.error, True, table.error_line
             return result
+        if decision.suite is None and not numbers_in(table):
+            result.skipped = "no published numbers in it (and no suite in variables/sections.yaml matches its titles)"
+            return result
         if decision.suite is None:
             # a results table the data cannot place is a gap in variables/sections.yaml: an error, not a skip
             result.skipped = "no suite in variables/sections.yaml matches its titles: " + " / ".join(
@@ -121,18 +136,22 @@ class Builder:
             result.error, result.error_line = True, table.line
             return result
         result.suite, result.chapter = decision.suite, decision.chapter
+        kind = table.kind
+        if kind == "grid-table" and any(self._names_board(h, guide_boards) for h in table.header[1:]):
+            kind = "csv-table"  # a grid table whose columns name boards reads like a csv-table (2018 export)
         reader = {
             "csv-table": self._csv,
+            "flat-boards": self._csv,
             "grid-table": self._grid,
             "flat-pairs": self._pairs,
             "summary-block": self._pairs,
             "flat-list": self._flat,
-        }[table.kind]
+        }[kind]
         reader(table, result, guide_boards)
         run = self.sections.run_length(result.suite, [r.cells[0] for r in table.prose])
         for v in result.values if run else []:  # the guide's run length, as its text states it
             v.context.append(("run", run))
-        numbers = sum(1 for r in table.rows for c in r.cells if parse_number(c) is not None)
+        numbers = numbers_in(table)
         if not result.values and not result.skipped:
             result.skipped = "no published numbers in it"
             if numbers:  # a table with numbers the builder could not place is an error, never a quiet skip
@@ -155,6 +174,10 @@ class Builder:
         """A value cell: a number becomes a criterion; a cell saying "no result" is counted; text is an error."""
         if self._value(result, board, row, metric, cell, line, context):
             return True
+        if PER_CORE.match(cell) and self.sections.is_per_core(metric):  # "5,5,5,5": CPU 0, CPU 1, ...
+            for n, number in enumerate(cell.split(",")):
+                self._value(result, board, row, f"CPU {n}", number.strip(), line, context)
+            return True
         if not NO_RESULT.match(cell):
             result.cell_errors.append(
                 (line, f"value {cell.strip()!r} in column {header!r} (row {row!r}) is not a number")
@@ -164,7 +187,7 @@ class Builder:
     def _unprefixed_board(self, table: RawTable, result: TableResult) -> str | None:
         """The board of a table whose columns name none: a reviewer's decision in variables/sections.yaml
         (table_boards), else the guide's one Evaluation Module; None (and the reason) otherwise."""
-        decided = self.sections.table_board(self.guide, table.title or "", table.sections)
+        decided = self.sections.table_board(self.guide, table.title or "", table.sections, self.identity)
         if decided:
             board, reason = decided
             result.notes.append(f"columns name no board: {board} per variables/sections.yaml table_boards ({reason})")
@@ -174,7 +197,8 @@ class Builder:
             return self.modules[0]
         result.skipped = (
             f"its columns name no board and the guide has {len(self.modules)} Evaluation Modules "
-            f"({', '.join(self.modules) or 'none known'}): record the board in variables/sections.yaml table_boards"
+            f"({', '.join(self.modules) or 'none known'}): record the board in variables/sections.yaml table_boards "
+            f"(identity: '{self.identity}')"
         )
         return None
 
@@ -209,6 +233,14 @@ class Builder:
         )
         return True
 
+    def _names_board(self, header: str, guide_boards: set[str]) -> bool:
+        m = BOARD_COLUMN.match(header)
+        return (
+            bool(m and self.is_board(m.group(1), guide_boards))
+            or bool(BARE_BOARD.match(header))
+            or (self.is_board(header, guide_boards))
+        )
+
     def _csv(self, table: RawTable, result: TableResult, guide_boards: set[str]) -> None:
         keys: list[int] = []
         common_settings: list[int] = []
@@ -240,10 +272,21 @@ class Builder:
             result.skipped = "no row-key column"
             return
         blank = 0
+        # a transposed table (one column a board, one row a metric) prints its settings as rows: their context
+        transposed = table.transposed and len(keys) == 1
+        setting_rows = [r for r in table.rows if transposed and r.cells and self.sections.is_setting(r.cells[0])]
+        row_ctx = {k: [(r.cells[0], r.cells[k]) for r in setting_rows if k < len(r.cells) and r.cells[k].strip()]
+                   for k, _, _, _ in columns}  # fmt: skip
         for row in table.rows:
+            if row in setting_rows:
+                continue
             cells = row.cells
             key = " / ".join(cells[k] for k in keys if k < len(cells))
-            base_ctx = [(table.header[k], cells[k]) for k in common_settings if k < len(cells) and cells[k].strip()]
+            base_ctx = list(
+                dict.fromkeys(  # a setting printed once per board (2018: `Test Number` thrice) once
+                    (table.header[k], cells[k]) for k in common_settings if k < len(cells) and cells[k].strip()
+                )
+            )
             ctx_by_board: dict[str, list[tuple[str, str]]] = {board: list(base_ctx) for _, board, _, _ in columns}
             for k, board, metric, setting in columns:
                 if setting and k < len(cells) and cells[k].strip():
@@ -252,7 +295,8 @@ class Builder:
                 if setting:
                     continue
                 cell = cells[k] if k < len(cells) else ""
-                if not self._cell(result, board, key, metric, table.header[k], cell, row.line, ctx_by_board[board]):
+                ctx = row_ctx[k] + ctx_by_board[board]
+                if not self._cell(result, board, key, metric, table.header[k], cell, row.line, ctx):
                     blank += 1
         if blank:
             result.notes.append(f"{blank} cells without a number (missing or n/a)")

@@ -14,8 +14,8 @@ from pathlib import Path
 from perfgate import boards, criteria, paths
 from perfgate.directions import Directions
 from perfgate.errors import DataError, PerfgateError
-from perfgate.guides import newboards, rst
-from perfgate.guides.build import Builder, TableResult, Value
+from perfgate.guides import duplicates, identity, newboards, rst
+from perfgate.guides.build import Builder, TableResult, Value, numbers_in
 from perfgate.guides.sections import Sections
 from perfgate.guides.units import Units
 from perfgate.model import Criterion
@@ -28,9 +28,12 @@ RELEASE_IN_NAME = re.compile(r"-(\d{4}\.\d{2}|\d{2}\.\d{2}(?:\.\d{2})?)-")
 class GuideImport:
     path: Path
     release: str
+    identity: str = ""  # which guide this is a version of (perfgate.guides.identity): `am62x linux`
     results: list[TableResult] = field(default_factory=list)
     criteria: list[Criterion] = field(default_factory=list)
     errors: list[PerfgateError] = field(default_factory=list)
+    reported: int = 0  # published numbers not imported, each under a reported reason (errors, skipped tables)
+    collapsed: int = 0  # published numbers that are identical copies of another (one criterion for all copies)
     modules: dict[str, str | None] = field(default_factory=dict)  # Evaluation Modules name -> board (None: unknown)
     warnings: list[str] = field(default_factory=list)
     descriptions: dict[str, str] = field(default_factory=dict)  # Evaluation Modules name -> its description
@@ -94,6 +97,7 @@ class Importer:
                     continue
         self.builder.known_boards |= set(result.new_boards.values())
         self.builder.guide = path.name
+        self.builder.identity = result.identity = identity.identity(path, guide.title)
         self.builder.modules = sorted({b for b in result.modules.values() if b})
         known = self.builder.guide_boards(guide.tables)
         for table in guide.tables:
@@ -101,8 +105,11 @@ class Importer:
             result.results.append(tr)
             if tr.error:
                 result.errors.append(PerfgateError(f"{tr.skipped} (table skipped)", path.name, tr.error_line))
+            if tr.skipped:
+                result.reported += numbers_in(table)
             for line, message in tr.cell_errors:
                 result.errors.append(PerfgateError(message, path.name, line))
+            result.reported += len(tr.cell_errors) - len(table.row_errors) + tr.dropped
         self._warn_foreign_boards(result)
         return result
 
@@ -146,31 +153,57 @@ class Importer:
             )
 
     def run(self, guides: Iterable[Path]) -> list[GuideImport]:
+        """Every guide's criteria. A value the data cannot complete (no direction rule) or that clashes with
+        another (a table or row printed twice, with different numbers) is reported once per problem, with
+        file:line, reason and remedy, and left out; everything else imports (identical copies collapse)."""
         imports = [self.read(Path(g)) for g in guides]
         values: list[tuple[GuideImport, TableResult, Value]] = [
             (gi, tr, v) for gi in imports for tr in gi.results for v in tr.values
         ]
-        names = _names(values)
-        ids = _ids(values)
-        seen: dict[tuple[str, str], str] = {}
-        for (gi, tr, v), name, cid in zip(values, names, ids, strict=True):
+        values = duplicates.collapse(values)
+        dropped: set[int] = set()
+        names, clashes = _names(values)
+        ids, id_clashes = _ids(values)
+        for group in duplicates.by_tables([*clashes, *id_clashes], values):
+            members = list(dict.fromkeys(k for c in group for k in c.members if k not in dropped))
+            if not members:
+                continue
+            dropped |= set(members)
+            gi = values[members[0]][0]
+            gi.errors.append(duplicates.error(group, values))
+            gi.reported += len(members)
+        unknown: dict[tuple[int, str, str, str], list[int]] = defaultdict(list)
+        made: list[tuple[int, str, str]] = []  # index, unit, direction
+        for k, ((gi, tr, v), cid) in enumerate(zip(values, ids, strict=True)):
+            if k in dropped:
+                continue
             assert tr.suite and tr.chapter
             unit = self.units.unit(v.metric, v.row, tr.suite)
-            direction = self.directions.direction(
+            direction = self.directions.find(
                 id=cid, metric=v.metric, unit=unit, row=v.row, suite=tr.suite, table=v.table
             )
-            source = f"{gi.name}:{v.line}"
-            if (gi.release, cid) in seen:
-                raise DataError(
-                    f"two criteria with the id {cid} in release {gi.release} ({seen[(gi.release, cid)]} and {source})",
-                    gi.name,
-                    v.line,
-                )
-            seen[(gi.release, cid)] = source
+            if direction is None:  # reported once per metric and unit of a guide, never guessed
+                unknown[(id(gi), tr.suite, v.metric, unit)].append(k)
+                continue
+            made.append((k, unit, direction))
+        for (_, _, metric, unit), members in unknown.items():
+            gi, tr, v = values[members[0]]
+            lines = sorted({values[k][2].line for k in members})
+            rows = list(dict.fromkeys(values[k][2].row for k in members))
+            more = ", ..." if len(rows) > 3 else ""
+            gi.errors.append(PerfgateError(
+                f"{len(members)} numbers of metric {metric or v.row!r} (unit {unit or 'none'!r}, suite {tr.suite}, "
+                f"lines {lines[0]}-{lines[-1]}; rows {', '.join(map(repr, rows[:3]))}{more}) "
+                f"have no direction rule: not imported; remedy: a unit rule in "
+                f"variables/units.yaml or a direction rule in variables/directions.yaml", gi.name, v.line))  # fmt: skip
+            gi.reported += len(members)
+        for k, unit, direction in made:
+            gi, tr, v = values[k]
+            assert tr.suite and tr.chapter
             gi.criteria.append(
                 Criterion(
-                    id=cid,
-                    name=name,
+                    id=ids[k],
+                    name=names[k],
                     board=v.board,
                     guide=gi.name,
                     release=gi.release,
@@ -184,8 +217,8 @@ class Importer:
                     min=v.min,
                     max=v.max,
                     direction=direction,
-                    context="; ".join(f"{k}={val}" for k, val in v.context),
-                    source=source,
+                    context="; ".join(f"{key}={val}" for key, val in v.context),
+                    source=f"{gi.name}:{v.line}",
                 )
             )
         self._generate(imports)
@@ -217,7 +250,7 @@ def _section(v: Value, table_result: TableResult) -> str:
     return ""
 
 
-def _names(values: list[tuple[GuideImport, TableResult, Value]]) -> list[str]:
+def _names(values: list[tuple[GuideImport, TableResult, Value]]) -> tuple[list[str], list[duplicates.Clash]]:
     """Test names unique within each board's suite file: the row (one value column) or `row · metric`,
     prefixed with the table title, then also the section, for the tables whose names would clash."""
     metrics: dict[tuple[int, str], set[str]] = defaultdict(set)
@@ -239,7 +272,7 @@ def _names(values: list[tuple[GuideImport, TableResult, Value]]) -> list[str]:
     return _resolve(values, name, "test name")
 
 
-def _ids(values: list[tuple[GuideImport, TableResult, Value]]) -> list[str]:
+def _ids(values: list[tuple[GuideImport, TableResult, Value]]) -> tuple[list[str], list[duplicates.Clash]]:
     def make(level: int, tr: TableResult, v: Value) -> str:
         table = slug(v.table) if level < 2 else slug(f"{_section(v, tr)} {v.table}")
         parts = [v.board, tr.suite or "", table, slug(v.row), slug(v.metric)]
@@ -248,12 +281,18 @@ def _ids(values: list[tuple[GuideImport, TableResult, Value]]) -> list[str]:
     return _resolve(values, make, "id")
 
 
-def _resolve(values, make, what: str) -> list[str]:
+def key_of(x: tuple[GuideImport, TableResult, Value], name: str) -> tuple[str, str, str, str]:
+    gi, tr, v = x
+    return (v.board, gi.release, tr.suite or "", " ".join(name.casefold().split()))
+
+
+def _resolve(values, make, what: str) -> tuple[list[str], list[duplicates.Clash]]:
     """Raise the qualification level of every table involved in a clash until names are unique per file.
 
     Names are compared case-insensitively (Robot Framework does). Rows of one table that stay equal after
     that (the AM62x boot-time table prints `Kernel boot time ...` and `kernel boot time ...`) are numbered
-    in guide order: the second one gets ` #2`."""
+    in guide order: the second one gets ` #2`. Values that still clash across tables (a table printed twice with
+    other numbers) are returned as clashes, for the caller to report."""
     level: dict[int, int] = defaultdict(int)
     made: dict[tuple[int, int], str] = {}
 
@@ -268,36 +307,32 @@ def _resolve(values, make, what: str) -> list[str]:
         owners: dict[tuple[str, str, str, str], set[int]] = defaultdict(set)
         count: dict[tuple[str, str, str, str], int] = defaultdict(int)
         for (gi, tr, v), n in zip(values, out, strict=True):
-            key = (v.board, gi.release, tr.suite or "", " ".join(n.casefold().split()))
+            key = key_of((gi, tr, v), n)
             owners[key].add(id(tr))
             count[key] += 1
         clashing = {k for k, c in count.items() if c > 1}
         if not clashing:
-            return out
+            return out, []
         involved = {t for k in clashing for t in owners[k] if level[t] < 2}
         for t in involved:
             level[t] += 1
         if involved:
             continue
+        found: list[duplicates.Clash] = []
         for k in sorted(clashing):
-            if len(owners[k]) > 1:
-                gi, _, v = next(
-                    x
-                    for x, n in zip(values, out, strict=True)
-                    if (x[2].board, x[0].release, x[1].suite or "", " ".join(n.casefold().split())) == k
-                )
-                raise DataError(
-                    f"two criteria of {k[0]}/{k[1]}/{k[2]} would share the {what} {k[3]!r}", gi.name, v.line
-                )
+            if len(owners[k]) > 1:  # copies in several tables: TI printed the table twice, with other numbers
+                members = [i for i, (x, n) in enumerate(zip(values, out, strict=True)) if key_of(x, n) == k]
+                found.append(duplicates.Clash(what, k, members))
+        taken = {i for c in found for i in c.members}
         seen: dict[tuple[str, str, str, str], int] = defaultdict(int)
         sep = " #" if what == "test name" else "-"
         for i, ((gi, tr, v), n) in enumerate(zip(values, out, strict=True)):
-            key = (v.board, gi.release, tr.suite or "", " ".join(n.casefold().split()))
-            if key in clashing:
+            key = key_of((gi, tr, v), n)
+            if key in clashing and i not in taken:
                 seen[key] += 1
                 if seen[key] > 1:
                     out[i] = f"{n}{sep}{seen[key]}"
-        return out
+        return out, found
 
 
 def grouped_criteria(imports: list[GuideImport]) -> dict[Path, list[Criterion]]:

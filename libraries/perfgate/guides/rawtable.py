@@ -19,7 +19,7 @@ class RawTable:
     for grid tables and flat lists `board` names the one board the whole table is about.
     """
 
-    kind: str  # csv-table | grid-table | flat-list | flat-pairs | summary-block
+    kind: str  # csv-table | grid-table | flat-list | flat-pairs | flat-boards | summary-block
     line: int  # first line of the table (directive, border, title or list start)
     sections: list[str]  # enclosing titles, outermost first: section headings, then rubrics
     title: str | None = None  # the guide's own title (directive argument, Table: caption, bold title)
@@ -27,9 +27,11 @@ class RawTable:
     rows: list[Row] = field(default_factory=list)
     board: str | None = None  # grid tables and flat lists: the board named by the list or the rubric
     release: str | None = None  # flat lists print their release (`**2017.05**`)
+    transposed: bool = False  # the columns past the first are boards (TI's 2018 export): one row a metric
     key_columns: int | None = None  # flat lists: number of row-key columns (None: decided by the builder)
     context: dict[str, str] = field(default_factory=dict)  # settings printed beside the table
     error: str | None = None  # why the table cannot be read (reported, never guessed)
     error_line: int | None = None
+    row_errors: list[tuple[int, str, int]] = field(default_factory=list)  # line, why a row is left out, its numbers
     notes: list[str] = field(default_factory=list)  # things dropped on purpose, for the import report
     prose: list[Row] = field(default_factory=list)  # the text between the last heading or rubric and the table

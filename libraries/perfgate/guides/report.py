@@ -15,6 +15,8 @@ def render(gi: GuideImport) -> str:
     lines = [
         f"{gi.name} (release {gi.release}): {len(gi.results)} tables, {len(read)} read, {len(skipped)} skipped, "
         f"{len(gi.criteria)} criteria"
+        + (f"; {gi.reported} published numbers not imported, each under a reported reason" if gi.reported else "")
+        + (f"; {gi.collapsed} identical copies collapsed" if gi.collapsed else "")
     ]
     for board in sorted(per_board):
         suites = Counter(c.suite for c in gi.criteria if c.board == board)

@@ -20,7 +20,8 @@ class SuiteRule:
 
 @dataclass(frozen=True)
 class TableBoard:
-    guide: re.Pattern[str]
+    guide: re.Pattern[str] | None  # the guide's file name, or
+    identity: re.Pattern[str] | None  # the guide's identity (perfgate.guides.identity): every version of it
     title: re.Pattern[str]
     board: str
     reason: str
@@ -70,9 +71,15 @@ class Sections:
             for s in data.get("reviewed_skips") or []
         ]
         self.row_keys = [pattern(self.path, k, "row_keys") for k in data.get("row_keys") or []]
+        for t in data.get("table_boards") or []:
+            if not isinstance(t, dict) or (t.get("guide") is None) == (t.get("identity") is None):
+                raise DataError("table_boards: each entry needs one of guide (a file name) or identity (every "
+                                "version of a guide: `am62x linux`)", self.path,
+                                line_of(self.path, "table_boards:"))  # fmt: skip
         self.table_boards = [
             TableBoard(
-                pattern(self.path, t.get("guide"), "table_boards"),
+                pattern(self.path, t["guide"], "table_boards") if t.get("guide") is not None else None,
+                pattern(self.path, t["identity"], "table_boards") if t.get("identity") is not None else None,
                 pattern(self.path, t.get("title"), "table_boards"),
                 str(t.get("board")),
                 " ".join(str(t.get("reason", "")).split()),
@@ -93,6 +100,7 @@ class Sections:
         self.settings = [
             (pattern(self.path, s.get("match"), "settings"), str(s.get("why", ""))) for s in data.get("settings") or []
         ]
+        self.per_core = [pattern(self.path, k, "per_core") for k in data.get("per_core") or []]
         self.run_lengths = []
         for r in data.get("run_lengths") or []:
             unit = str(r.get("unit", "s"))
@@ -150,12 +158,17 @@ class Sections:
     def is_row_key(self, column: str) -> bool:
         return any(rx.search(column.strip()) for rx in self.row_keys)
 
-    def table_board(self, guide: str, title: str, sections: list[str]) -> tuple[str, str] | None:
-        """A reviewer's decision: the board of a table whose columns name none, in a guide of several boards."""
+    def table_board(self, guide: str, title: str, sections: list[str], identity: str = "") -> tuple[str, str] | None:
+        """A reviewer's decision: the board of a table whose columns name none, in a guide of several boards;
+        keyed by the guide's file name or by its identity (every version of the guide)."""
         for t in self.table_boards:
-            if t.guide.search(guide) and any(t.title.search(x) for x in [title, *sections] if x):
+            keyed = t.guide.search(guide) if t.guide else bool(t.identity and t.identity.fullmatch(identity))
+            if keyed and any(t.title.search(x) for x in [title, *sections] if x):
                 return t.board, t.reason
         return None
+
+    def is_per_core(self, column: str) -> bool:
+        return any(rx.search(column.strip()) for rx in self.per_core)
 
     def is_setting(self, column: str) -> bool:
         return any(rx.search(column) for rx, _ in self.settings)
