@@ -48,4 +48,4 @@ def test_a_lab_without_the_icssg_peer_fails_each_icssg_test_by_the_lab_key(tmp_p
     for name, (status, message) in tests.items():
         assert status == "FAIL", name
         assert "not measured on the ICSSG port: lab sim-bare names no peer wired to it" in message, message
-        assert "(variables/labs/sim-bare.yaml: workloads.ethernet.ports.icssg.tester)" in message, message
+        assert "tests/fixtures/labs/sim-bare.yaml: workloads.ethernet.ports.icssg.tester)" in message, message

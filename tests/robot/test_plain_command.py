@@ -19,6 +19,9 @@ from robot.api import ExecutionResult
 
 from perfgate import criteria
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import calibrated
+
 ROOT = Path(__file__).resolve().parents[2]
 SELECTION = criteria.select("am62xx_sk")
 STREAM = sorted(c.name for c in SELECTION.by_suite()["stream"])
@@ -30,6 +33,7 @@ def robot(tmp: Path, out: str, *args: str, env: dict | None = None) -> tuple[sub
     argv = [sys.executable, "-m", "robot", "--outputdir", str(tmp / out), "--console", "dotted", *args]
     environ = {k: v for k, v in os.environ.items() if k != "ROBOT_OPTIONS"}
     environ.update({"PERFGATE_RESULTS": str(tmp / "results"), "PERFGATE_NO_COLLECT": "1", **(env or {})})
+    calibrated.seed_for(Path(environ["PERFGATE_RESULTS"]), args)  # a calibrated quiet board (tests/calibrated.py)
     p = subprocess.run(argv, cwd=tmp, env=environ, capture_output=True, text=True, timeout=300, check=False)
     return p, tmp / out / "output.xml"
 
@@ -66,16 +70,19 @@ def test_a_missing_board_is_said_first_and_alone(tmp_path: Path) -> None:
     assert "DataDriver" not in p.stdout + p.stderr and not output.exists()
 
 
+# every STREAM row 30 % worse on the (calibrated, quiet) simulated board: each criterion's test FAILs by its own name
+# (a bad lab no longer does: a dry run says the lab's problems once, in one check test)
+DEGRADED = ("-v", "FAULTS:degrade:am62xx_sk.stream.*:30", "-v", "SIM_SPEED:20")
+
+
 def test_rerunning_the_directory_after_one_file_run(tmp_path: Path) -> None:
-    first, output = robot(tmp_path, "run1", "--dryrun", "-v", "BOARD:am62xx_sk", "-v", "LAB:nosuchlab",
-                          str(STREAM_FILE))  # fmt: skip
+    first, output = robot(tmp_path, "run1", "-v", "BOARD:am62xx_sk", *DEGRADED, str(STREAM_FILE))
     assert first.returncode == len(STREAM), first.stdout
     again, output2 = robot(tmp_path, "run2", "--dryrun", "-v", "BOARD:am62xx_sk", "-R", str(output),
                            str(ROOT / "suites"))  # fmt: skip
     assert again.returncode == 0, again.stdout + again.stderr
     assert names_in(output2) == dict.fromkeys(STREAM, "PASS")
-    back, output3 = robot(tmp_path, "run3", "--dryrun", "-v", "BOARD:am62xx_sk", "-v", "LAB:nosuchlab",
-                          "-s", "Stream", str(ROOT / "suites"))  # fmt: skip
+    back, output3 = robot(tmp_path, "run3", "-v", "BOARD:am62xx_sk", *DEGRADED, "-s", "Stream", str(ROOT / "suites"))
     assert back.returncode == len(STREAM)
     again, output4 = robot(tmp_path, "run4", "--dryrun", "-v", "BOARD:am62xx_sk", "-R", str(output3), str(STREAM_FILE))
     assert again.returncode == 0, again.stdout + again.stderr
@@ -98,11 +105,10 @@ def readme_recipe() -> str:
 def test_the_readmes_rerun_recipe_merges_whatever_the_reruns_outcome(tmp_path: Path) -> None:
     recipe = readme_recipe()
     assert "rebot --merge" in recipe, recipe
-    run1, _ = robot(tmp_path, "run1", "--dryrun", "-v", "BOARD:am62xx_sk",
-                    "-v", "LAB:nosuchlab", "-s", "Stream", str(ROOT / "suites"))  # fmt: skip
+    run1, _ = robot(tmp_path, "run1", "-v", "BOARD:am62xx_sk", *DEGRADED, "-s", "Stream", str(ROOT / "suites"))
     assert run1.returncode == len(STREAM)
     (tmp_path / "suites").symlink_to(ROOT / "suites")
-    env = {**os.environ, "ROBOT_OPTIONS": "--dryrun -v LAB:nosuchlab --console dotted", "PERFGATE_NO_COLLECT": "1",
+    env = {**os.environ, "ROBOT_OPTIONS": " ".join([*DEGRADED, "--console", "dotted"]), "PERFGATE_NO_COLLECT": "1",
            "PERFGATE_RESULTS": str(tmp_path / "results")}  # the rerun fails again  # fmt: skip
     p = subprocess.run(["bash", "-c", recipe], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
                        check=False)  # fmt: skip

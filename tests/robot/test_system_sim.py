@@ -14,6 +14,7 @@ from robot.api import ExecutionResult
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from selftest import QUIET_SIM
 
+import calibrated
 from perfgate import criteria
 from seed_releases import seed
 
@@ -27,6 +28,7 @@ def robot(tmp: Path, board: str, *args: str, timeout: float = 300) -> dict[str, 
     """robot -v BOARD:<board> <args> suites/ -> {suite name: {test name: (status, message)}}."""
     out = tmp / "robot"
     env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results")}
+    calibrated.seed(tmp / "results", [board])  # a calibrated quiet board (tests/calibrated.py)
     release = ["-v", f"RELEASE:{seed(board)}"] if seed(board) else []  # written for the seed guides' tables
     argv = [sys.executable, "-m", "robot", "--outputdir", str(out), "--console", "none", "-v", f"BOARD:{board}",
             "-v", f"INCONCLUSIVE:{QUIET_SIM}", *release, *args, str(ROOT / "suites")]  # fmt: skip

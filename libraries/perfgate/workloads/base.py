@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from perfgate.board.errors import BringUpError
 from perfgate.errors import BoardLost, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.sequential import RunLength
@@ -185,7 +186,7 @@ def run_all(runs: list[Run], ctx: Context) -> Measurements:
                 ctx.note(f"`{run.command}`: {e}")
             continue
         except AssertionError as e:  # a timeout: this run measured nothing; the board answers again
-            if isinstance(e, BoardLost) or not ids:
+            if isinstance(e, BoardLost | BringUpError) or not ids:  # a board that never came up is lost, not slow
                 raise
             out.set_invalid(ids, f"{run.tool} did not finish: {e}")
             continue
