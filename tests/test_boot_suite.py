@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_boot_suite_am62xx_lp_sk_passes_one_test_per_published_number(tmp_path):
-    r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], BOOT_CYCLES="2")
+    r = run_gate(tmp_path, "am62xx_lp_sk", ["boot_time"], calibrate=False, BOOT_CYCLES="2")
     published = criteria.load("am62xx_lp_sk", "boot_time", release=seed("am62xx_lp_sk"))
     assert len(published) == 3
     tests = r["suites"]["Boot Time"]
@@ -91,15 +91,16 @@ def test_boot_survives_garbage_on_the_line(tmp_path):
 
 def test_boot_time_is_judged_as_the_mean_of_its_cycles(tmp_path):
     """am62xx_sk 12.00.00 prints boot time 18.15 s (min 17.32, max 36.26) over 20 boot cycles. The gate judges the
-    mean of BOOT_CYCLES boots, whose noise is one boot's over sqrt(cycles): the boot-time class's 4 % for one boot
+    mean of BOOT_CYCLES boots, whose noise is one boot's over sqrt(cycles): its published range's, within its class's, for one boot
     until the board shows its own (the suite has one row, so nothing to pool). Three cycles decide a healthy board
     (the previous rule took the guide's 26 % as one boot's noise and left it inconclusive); a boot 30 % slower fails."""
-    r = run_gate(tmp_path / "3", "am62xx_sk", ["boot_time"], RELEASE="12.00.00", BOOT_CYCLES="3", INCONCLUSIVE="fail")
+    r = run_gate(tmp_path / "3", "am62xx_sk", ["boot_time"], calibrate=False, RELEASE="12.00.00", BOOT_CYCLES="3",
+                 INCONCLUSIVE="fail")  # fmt: skip
     [(status, message)] = r["tests"].values()
     assert status == "PASS" and r["rc"] == 0, message
     run = next((r["results"] / "virtual" / "am62xx_sk").glob("*/metrics.json"))
     [entry] = [e for e in json.loads(run.read_text()) if e.get("samples")]
-    assert "4.0% for one run, over the mean of 3)" in entry["noise"]["source"], entry["noise"]
+    assert "% for one run, over the mean of 3)" in entry["noise"]["source"], entry["noise"]
     slow = "degrade:am62xx_sk.boot_time.*:30"
     r = run_gate(tmp_path / "slow", "am62xx_sk", ["boot_time"], RELEASE="12.00.00", BOOT_CYCLES="3", FAULTS=slow)
     [(status, message)] = r["tests"].values()

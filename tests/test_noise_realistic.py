@@ -175,3 +175,17 @@ def test_the_gate_keeps_at_their_tolerance_what_its_beta_allows() -> None:
     assert j.allocated["beta_spent"] <= MODEL.beta_gate
     cpu = next(c for c in sel.criteria if c.suite == "nbench")
     assert cpu.id in j.own and not j.undecidable(cpu, 3)
+
+
+def test_a_history_that_never_moved_is_no_division_by_zero() -> None:
+    """A row whose recorded runs all printed the same value (a rate the tool prints as a setting): its history noise
+    is 0; the gate's allocation reads that as nothing to miss (it divided by zero when the run opened)."""
+    from perfgate.suite_decision import SuiteSequence
+
+    c = crit("rate", value=352798.2, lo=352797.0, hi=352799.0)
+    j = Judge(Policy.load(), MODEL, {c.id: [[352798.2] * 3] * 5}, "median", budget.load(), judged=600)
+    seq = SuiteSequence({c.id: c}, {c.id: j.prior(c)}, {c.id: Policy.load().for_criterion(c)}, MODEL, 600,
+                        [Command("x", 10.0, (c.id,))], budget.load())  # fmt: skip
+    assert seq.miss(c.id) == 0.0
+    j.allocate({"stream": ([c], [Command("x", 10.0, (c.id,))], 1)})
+    assert j.own == frozenset({c.id})

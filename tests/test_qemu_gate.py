@@ -70,6 +70,8 @@ def test_gate_passes_against_the_baseline_and_fails_a_tightened_one(recorded, tm
     root = baseline.scratch_root(BOARD, tmp_path / "root", tight)
     p, entries = gate(tmp_path / "tight", root)
     verdicts = {e["id"]: e["verdict"] for e in entries}
-    failed = {cid for cid, v in verdicts.items() if v == "fail"}
+    # the tightened boot time: FAIL, or (its 3 boots of a tail, under the gate's error rate spent over its looks)
+    # inconclusive, which fails the gate as well (its Gate Verdict test); nothing else
+    failed = {cid for cid, v in verdicts.items() if v in ("fail", "inconclusive")}
     assert failed and all(cid.startswith(TIGHTENED[:-1]) for cid in failed), verdicts
-    assert p.returncode == len(failed), p.stdout[-3000:]
+    assert p.returncode == len(failed) + any(verdicts[cid] == "inconclusive" for cid in failed), p.stdout[-3000:]

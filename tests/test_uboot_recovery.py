@@ -227,7 +227,8 @@ def test_a_transfer_that_still_cannot_run_fails_by_name_with_the_reason(rig):
     m = measure(ctx, crits)
     by_row = {c.id: c for c in crits}
     assert len(m.values) == 1 and "400000" in by_row[next(iter(m.values))].row  # the first write
-    assert len(m.missing) == 7
-    for cid, why in m.missing.items():
+    failed = {**m.missing, **{cid: "; ".join(r) for cid, r in m.invalid.items()}}  # a run that failed: INVALID
+    assert len(failed) == 7
+    for cid, why in failed.items():
         assert "U-Boot reported an error" in why and "No SPI flash selected" in why, (cid, why)
     assert typed_probes(sb)[:2] == [1, 4]

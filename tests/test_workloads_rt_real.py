@@ -76,7 +76,8 @@ def test_a_failing_shield_step_is_the_reason_not_a_number(tmp_path: Path) -> Non
     ]
     m = rt_latency.WORKLOAD.measure(crits, ctx)
     assert crits[0].id not in m.values
-    assert "mkdir" in m.missing[crits[0].id]
+    why = m.missing.get(crits[0].id) or "; ".join(m.invalid.get(crits[0].id, []))  # a run that failed: INVALID
+    assert "mkdir" in why, (m.missing, m.invalid)
 
 
 def test_per_cpu_latency_runs_the_rt_guides_commands() -> None:

@@ -128,7 +128,8 @@ class SuiteSequence:
             # the run's pooled noise may rest on as few degrees of freedom as a pool needs (a suite whose rows fit
             # their shapes badly), and on the row's own runs: its quantiles are that wide
             at = replace(post, df=min(post.df, self.model.pool.min_df) + k - 1)
-            return self.model.q_pass(at.df_of(k, boots), k) - have / at.se(k, boots)
+            se = at.se(k, boots)  # 0: a row whose history never moved (a printed clock): nothing to miss
+            return self.model.q_pass(at.df_of(k, boots), k) - (have / se if se > 0 else math.inf)
 
         return float(norm.cdf(min(short(k) for k in range(1, self.max_runs(cid) + 1))))
 

@@ -33,6 +33,8 @@ SHUTDOWN = (
 )
 
 
+SUSPEND_SETTLE_S = 0.5  # real seconds from the last suspend line to the rails reading the mode (board.suspend)
+
 class SimBoard:
     def __init__(self, data: BoardData, shared: Shared, console: Console, ssh: SshServer, speed: float,
                  rng: random.Random, spread: Spread | None = None) -> None:  # fmt: skip
@@ -147,6 +149,9 @@ class SimBoard:
         for dt, text in kernel.suspend_entry_lines(label):
             await self._suspend_line(t0, up, dt, text)
         await self.console.drain()
+        # freezing tasks and suspending devices takes a real board a few hundred ms whatever the sim's speed: a
+        # reading taken at `PM: suspend entry` reads the awake board, however slow the host that reads it
+        await asyncio.sleep(SUSPEND_SETTLE_S)
         self.shared.asleep = label
         self._wake.clear()
         try:
