@@ -91,9 +91,10 @@ def test_boot_survives_garbage_on_the_line(tmp_path):
 
 def test_boot_time_is_judged_as_the_mean_of_its_cycles(tmp_path):
     """am62xx_sk 12.00.00 prints boot time 18.15 s (min 17.32, max 36.26) over 20 boot cycles. The gate judges the
-    mean of BOOT_CYCLES boots, whose noise is one boot's over sqrt(cycles): its published range's, within its class's, for one boot
-    until the board shows its own (the suite has one row, so nothing to pool). Three cycles decide a healthy board
-    (the previous rule took the guide's 26 % as one boot's noise and left it inconclusive); a boot 30 % slower fails."""
+    mean of BOOT_CYCLES boots, whose noise is one boot's over sqrt(cycles): its published range's, within its
+    class's, for one boot until the board shows its own (the suite has one row, so nothing to pool). Three cycles
+    decide a healthy board (the previous rule took the guide's 26 % as one boot's noise and left it inconclusive); a
+    boot 30 % slower fails."""
     r = run_gate(tmp_path / "3", "am62xx_sk", ["boot_time"], calibrate=False, RELEASE="12.00.00", BOOT_CYCLES="3",
                  INCONCLUSIVE="fail")  # fmt: skip
     [(status, message)] = r["tests"].values()

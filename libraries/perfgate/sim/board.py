@@ -35,6 +35,7 @@ SHUTDOWN = (
 
 SUSPEND_SETTLE_S = 0.5  # real seconds from the last suspend line to the rails reading the mode (board.suspend)
 
+
 class SimBoard:
     def __init__(self, data: BoardData, shared: Shared, console: Console, ssh: SshServer, speed: float,
                  rng: random.Random, spread: Spread | None = None) -> None:  # fmt: skip
