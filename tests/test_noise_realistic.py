@@ -66,7 +66,7 @@ def test_each_class_strays_boot_to_boot_and_within_a_boot_as_its_figures_say(reg
 
 
 def test_failed_runs_come_at_their_class_rate_and_print_zero() -> None:
-    c = crit("64", suite="ethernet", chapter="network", table="CPSW2g UDP Egress Throughput 0 loss",
+    c = crit("netperf", suite="ethernet", chapter="network", table="CPSW2g TCP Bidirectional Throughput",
              unit="Mbits/sec", metric="THROUGHPUT (Mbits/sec)")  # fmt: skip
     row = spread.load(regime="realistic").row(c)
     assert row.failed == MODEL.class_of(c).failed == 0.005
