@@ -85,3 +85,15 @@ def test_trend_changes_finds_none_in_a_steady_history(tmp_path: Path, monkeypatc
     assert cli.main(["trend", "am62xx_sk", "--virtual", "--changes", "--fail-on-change", "--out", str(out_png)]) == 0
     assert "Where a change began (0;" in capsys.readouterr().out and out_png.stat().st_size > 1000
     assert "data-change-run" not in html.build(tmp_path / "virtual" / "am62xx_sk" / names[-1]).read_text()
+
+
+def test_a_value_printed_on_a_coarse_grid_moving_one_step_is_no_change() -> None:
+    """DMIPS/MHz printed to one decimal: 2.8, 2.7, 2.7, 2.7, 2.7 is its rounding (the e-divisive t-test gave p 0, the
+    two segments having no variance); a step of two grid steps and more still shows."""
+    from perfgate.baseline import changes
+
+    rounded = [(f"r{i}", "12.00.00", "", v) for i, v in enumerate([2.8, 2.7, 2.7, 2.7, 2.7, 2.8, 2.7, 2.7])]
+    assert changes.in_history(rounded, 0.05, 0.0) == []
+    step = changes.resolution([2.8, 2.7, 2.7, 2.7])
+    assert step is not None and abs(step - 0.1) < 1e-9
+    assert changes.resolution([1.0, 1.1, 1.2, 1.3, 1.4]) is None

@@ -163,5 +163,18 @@ def in_history(points: list[tuple[str, str, str, float | None]], max_pvalue: flo
     """The change points of a series of (run, release, started, value) (oldest first; runs without a value left
     out), each named by the run where it began."""
     kept = [p for p in points if isinstance(p[3], int | float) and not isinstance(p[3], bool)]
-    found = change_points([float(p[3]) for p in kept], max_pvalue, min_magnitude)  # type: ignore[misc]
+    values = [float(p[3]) for p in kept]  # type: ignore[misc]
+    found = change_points(values, max_pvalue, min_magnitude)
+    step = resolution(values)
+    # a value printed on a coarse grid (DMIPS/MHz to one decimal) moving by one step is its rounding, not a change
+    found = [c for c in found if step is None or abs(c.mean_after - c.mean_before) > step * 1.5]
     return [Began(kept[c.index][0], kept[c.index][1], kept[c.index][2], c) for c in found]
+
+
+def resolution(values: list[float]) -> float | None:
+    """The step of the grid a series is printed on, when it takes few distinct values (at most 3): the smallest
+    difference between them; None for a series that varies freely."""
+    distinct = sorted(set(values))
+    if len(distinct) < 2 or len(distinct) > 3 or len(values) < 4:
+        return None
+    return min(b - a for a, b in itertools.pairwise(distinct))
