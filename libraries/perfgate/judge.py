@@ -84,8 +84,9 @@ class Judge:
         what the runner set aside: `state.invalid`) are never averaged: their commands run again within the budget,
         and a criterion whose runs are mostly invalid fails with the reasons."""
         state = self._valid(state)
-        if not state.samples and self._retry(state):  # no valid run of any yet: their commands run again
-            return SuiteDecision(undecided=sorted(self._retry(state)))
+        retry = self._retry(state)
+        if not state.samples and retry:  # no valid run of any yet: their commands run again
+            return SuiteDecision(undecided=sorted(retry))
         calibrating = self.calibrate and state.samples and state.more_runs and not self._lost(state)
         if calibrating and min(len(v) for v in state.samples.values()) < self.calibrate:
             return SuiteDecision(undecided=sorted(state.samples))  # an A/A run: every command n times
@@ -97,7 +98,7 @@ class Judge:
             seq = self._sequence(state)
             again = seq.step(stop=self._lost(state) or not state.more_runs, final=self._short_and_passing(state))
             self._finals.update(seq.final)
-            retry = self._retry(state)
+            retry = self._retry(state)  # decisions just made may have settled some
             if again or retry:
                 return SuiteDecision(undecided=sorted({*again, *retry}), reboot=seq.reboot)
         measured = self._settled(state)
