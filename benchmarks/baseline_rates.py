@@ -30,8 +30,9 @@ import random
 import sys
 from collections import Counter
 
-from perfgate import artefacts, boards, budget, criteria
+from perfgate import boards, criteria
 from perfgate.baseline import ab, config, noise, rule
+from perfgate.decision import artefacts, budget
 from perfgate.model import Criterion
 from perfgate.run import plan
 from perfgate.sim import spread as sim_spread

@@ -2,10 +2,10 @@
 
 Each "gate run" draws values as the simulated board draws them (perfgate.sim.values.Sampler over the regime of
 variables/sim.yaml: per-class noise, a between-boot part, tails, failed runs, two-mode rows), and judges each suite
-with perfgate.judge.Judge as the runner drives it (perfgate.run.runner.Runner.measure): every command once, then the
-commands of the criteria the judge still calls undecided, after a fresh boot when it asks for one, until it gives its
-final judgements; failed runs are set aside by the judge itself. Criteria are grouped into commands by their
-workload's plan, as the gate runs them. Reported, per board:
+with perfgate.decision.judge.Judge as the runner drives it (perfgate.run.runner.Runner.measure): every command
+once, then the commands of the criteria the judge still calls undecided, after a fresh boot when it asks for one,
+until it gives its final judgements; failed runs are set aside by the judge itself. Criteria are grouped into
+commands by their workload's plan, as the gate runs them. Reported, per board:
 - healthy gates: how many pass (no FAIL, nothing inconclusive), how many hold a false FAIL; inconclusive and LIMITED
   criteria per run, and the criteria behind them;
 - how many criteria are gated at their own tolerance, at most 15 % worse, and worse than that (LIMITED ones by the
@@ -27,15 +27,16 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from perfgate import artefacts, boards, budget, criteria, sequential
-from perfgate.judge import Judge, SuiteState
+from perfgate import boards, criteria
+from perfgate.decision import artefacts, budget, sequential
+from perfgate.decision.judge import Judge, SuiteState
+from perfgate.decision.suite_decision import Command
+from perfgate.decision.tolerance import Policy
+from perfgate.decision.verdict import FAIL
 from perfgate.model import Criterion
 from perfgate.run import plan
 from perfgate.sim import spread as sim_spread
 from perfgate.sim import values
-from perfgate.suite_decision import Command
-from perfgate.tolerance import Policy
-from perfgate.verdict import FAIL
 from perfgate.workloads.base import Measurements
 
 REGRESSION = 15.0  # percent
@@ -152,7 +153,7 @@ def stated(b: Board, policy: Policy, model: sequential.NoiseModel,
            plan_budget: budget.Budget) -> dict[str, tuple[float, float]]:  # fmt: skip
     """Each criterion's tolerance it is held to (%: its own, or its LIMITED one) and its stated detectable regression
     (%: what its budget fails 90 % of the time), before any run, from the suite sequence the gate builds."""
-    from perfgate.suite_decision import SuiteSequence
+    from perfgate.decision.suite_decision import SuiteSequence
 
     out: dict[str, tuple[float, float]] = {}
     judge = Judge(policy, model, b.history, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from perfgate import criteria
-from perfgate.tolerance import Policy
+from perfgate.decision.tolerance import Policy
 
 ROOT = Path(__file__).resolve().parents[1]
 REGRESSION = 15.0  # percent
@@ -68,8 +68,8 @@ def stated_detectable(board: str) -> dict[str, float]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import error_rates
 
-    from perfgate import budget, sequential
-    from perfgate.judge import Judge
+    from perfgate.decision import budget, sequential
+    from perfgate.decision.judge import Judge
 
     model, plan_budget, policy = sequential.load(), budget.load(), Policy.load()
     b = error_rates.load_board(board, plan_budget, 3)
@@ -86,7 +86,7 @@ def print_spreads(board: str, runs: list[list[dict]]) -> None:
     import math
     import statistics
 
-    from perfgate import sequential
+    from perfgate.decision import sequential
 
     model = sequential.load()
     by_id = {c.id: c for c in criteria.select(board, None).criteria}

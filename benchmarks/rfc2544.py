@@ -16,10 +16,10 @@ import argparse
 import random
 import time
 
-from perfgate import criteria, rfc2544
+from perfgate import criteria
 from perfgate.sim.tools import render
 from perfgate.tools import netperf
-from perfgate.workloads import ethernet, network
+from perfgate.workloads import ethernet, network, rfc2544
 
 
 def capacities(board: str) -> dict[tuple[str, int], float]:

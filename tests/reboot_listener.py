@@ -5,7 +5,7 @@ repetition across boots matters; nothing in the product imports it."""
 
 from __future__ import annotations
 
-from perfgate import judge
+from perfgate.decision import judge
 
 ROBOT_LISTENER_API_VERSION = 3
 _decide = judge.Judge.decide

@@ -1,7 +1,7 @@
 """INVALID runs (issue 28): a run that failed, or that was taken while the board was throttled, at a low clock or over
 a slow link, is set aside with its reason, never averaged, run again within the budget; a criterion whose runs are
 mostly INVALID fails naming the reasons. The board's state is read around each command with one short shell command
-(perfgate.validity), here on this host's own shell and on the simulated board; the faults that spoil a run
+(perfgate.decision.validity), here on this host's own shell and on the simulated board; the faults that spoil a run
 (invalid-run, throttle, link, governor) are driven end to end through robot over the simulated board's real pty and
 SSH server (one small suite each, marked slow)."""
 
@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from perfgate import budget, paths, sequential, validity
-from perfgate.judge import Judge, SuiteState
+from perfgate import paths
+from perfgate.decision import budget, sequential, validity
+from perfgate.decision.judge import Judge, SuiteState
+from perfgate.decision.tolerance import Policy
+from perfgate.decision.verdict import FAIL, PASS
 from perfgate.model import Criterion
 from perfgate.sim import faults
-from perfgate.tolerance import Policy
-from perfgate.verdict import FAIL, PASS
 from perfgate.workloads.base import Measurements, Run, run_all
 
 ROOT = paths.root()
@@ -256,7 +257,7 @@ def test_the_runner_brings_the_board_up_afresh_when_the_judge_asks_and_records_e
     from dataclasses import replace as copy
 
     from perfgate import criteria
-    from perfgate.judge import SuiteDecision
+    from perfgate.decision.judge import SuiteDecision
     from perfgate.run import plan
     from perfgate.run.runner import Runner
     from perfgate.run.session import Session

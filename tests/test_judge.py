@@ -1,4 +1,4 @@
-"""The judge (perfgate.judge): a whole suite's state in, the criteria whose commands run again or the final
+"""The judge (perfgate.decision.judge): a whole suite's state in, the criteria whose commands run again or the final
 judgement of each out. Criteria are constructed, value 100 with a guide spread (min 98, max 102: about a 2 % sd,
 class memory-bandwidth), their tolerance the committed variables/tolerances.yaml default (10 %); a fresh judge per
 test (a suite's decisions are kept, final, across its rounds)."""
@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from perfgate import budget, sequential
-from perfgate.judge import Judge, SuiteState
+from perfgate.decision import budget, sequential
+from perfgate.decision.judge import Judge, SuiteState
+from perfgate.decision.suite_decision import Command
+from perfgate.decision.tolerance import Policy
+from perfgate.decision.verdict import FAIL, NOT_MEASURED, PASS, WARN
 from perfgate.model import Criterion
-from perfgate.suite_decision import Command
-from perfgate.tolerance import Policy
-from perfgate.verdict import FAIL, NOT_MEASURED, PASS, WARN
 from perfgate.workloads.base import Measurements
 
 

@@ -10,13 +10,14 @@ import statistics
 
 import pytest
 
-from perfgate import budget, criteria, sequential
-from perfgate.judge import Judge, SuiteState
+from perfgate import criteria
+from perfgate.decision import budget, sequential
+from perfgate.decision.judge import Judge, SuiteState
+from perfgate.decision.suite_decision import Command
+from perfgate.decision.tolerance import Policy
+from perfgate.decision.verdict import FAIL, PASS
 from perfgate.model import Criterion
 from perfgate.sim import spread, values
-from perfgate.suite_decision import Command
-from perfgate.tolerance import Policy
-from perfgate.verdict import FAIL, PASS
 from perfgate.workloads.base import Measurements
 
 MODEL = sequential.load()
@@ -180,7 +181,7 @@ def test_the_gate_keeps_at_their_tolerance_what_its_beta_allows() -> None:
 def test_a_history_that_never_moved_is_no_division_by_zero() -> None:
     """A row whose recorded runs all printed the same value (a rate the tool prints as a setting): its history noise
     is 0; the gate's allocation reads that as nothing to miss (it divided by zero when the run opened)."""
-    from perfgate.suite_decision import SuiteSequence
+    from perfgate.decision.suite_decision import SuiteSequence
 
     c = crit("rate", value=352798.2, lo=352797.0, hi=352799.0)
     j = Judge(Policy.load(), MODEL, {c.id: [[352798.2] * 3] * 5}, "median", budget.load(), judged=600)

@@ -4,7 +4,7 @@ smallest regression they can detect, the noise each verdict used, a trend per su
 
 The run is constructed (perfgate.report.sample.record_every_verdict_run): the AM62x guide's numbers with drawn
 measurements and every verdict kind of the decisive verdict, in metrics.json's shape (perfgate.run.recording.entry()
-and perfgate.judge.noise_entry()), and five earlier passing runs in the board's history beside it.
+and perfgate.decision.judge.noise_entry()), and five earlier passing runs in the board's history beside it.
 """
 
 from __future__ import annotations

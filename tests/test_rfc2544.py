@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from perfgate import rfc2544
-from perfgate.rfc2544 import Settings
+from perfgate.workloads import rfc2544
+from perfgate.workloads.rfc2544 import Settings
 
 
 class Link:

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from perfgate import boards, criteria, paths, sequential
+from perfgate import boards, criteria, paths
 from perfgate.datafile import merge
+from perfgate.decision import sequential
+from perfgate.decision.tolerance import Policy
+from perfgate.decision.verdict import FAIL, PASS, judge
 from perfgate.model import Criterion
-from perfgate.tolerance import Policy
 from perfgate.tools import cyclictest
-from perfgate.verdict import FAIL, PASS, judge
 from perfgate.workloads import rt_latency
 
 FIX = Path(__file__).parent / "fixtures" / "cyclictest"

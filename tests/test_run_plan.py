@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from perfgate import budget, criteria
+from perfgate import criteria
+from perfgate.decision import budget
 from perfgate.run import plan
 from perfgate.run.settings import Settings
 

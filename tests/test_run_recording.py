@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from perfgate.judge import Judge
+from perfgate.decision.judge import Judge
+from perfgate.decision.sequential import RunLength
 from perfgate.report.recorder import RunRecorder
 from perfgate.robot.verdict_test import VerdictTest
 from perfgate.run import plan
 from perfgate.run.recording import STOPPED, Recording, outcome, run_length
 from perfgate.run.runner import Runner
 from perfgate.run.session import Session
-from perfgate.sequential import RunLength
 from perfgate.workloads.base import Measurements, Workload
 from robot import running
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from perfgate import criteria
+from perfgate.decision.judge import Judge
+from perfgate.decision.verdict import NOT_MEASURED
 from perfgate.errors import BoardLost, ToolMissing
-from perfgate.judge import Judge
 from perfgate.run import plan
 from perfgate.run.runner import Context, Runner, not_found, safe
 from perfgate.run.session import Session
-from perfgate.verdict import NOT_MEASURED
 from perfgate.workloads.base import Measurements, Workload
 
 

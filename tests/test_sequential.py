@@ -1,4 +1,4 @@
-"""The three-way, sequential verdict (perfgate.sequential, perfgate.pooling, perfgate.suite_decision): the board's
+"""The three-way, sequential verdict (perfgate.decision: sequential, pooling, suite_decision): the board's
 own noise pooled across a suite with the guide as a prior, Student t with honest degrees of freedom, FAIL held to the
 whole gate's error rate and to the guide's own spread, artefact spreads never used, reruns by command within a
 budget, criteria the budget cannot hold to their tolerance held to a wider one; variables/noise.yaml and budget.yaml
@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from perfgate import artefacts, budget, criteria, noiseclass, pooling, sequential
+from perfgate import criteria
+from perfgate.decision import artefacts, budget, noiseclass, pooling, sequential
+from perfgate.decision.noiseclass import NoiseClass
+from perfgate.decision.suite_decision import Command, SuiteSequence
+from perfgate.decision.tolerance import Tolerance
+from perfgate.decision.verdict import judge
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.noiseclass import NoiseClass
-from perfgate.suite_decision import Command, SuiteSequence
-from perfgate.tolerance import Tolerance
-from perfgate.verdict import judge
 
 TEN = Tolerance(0.10)
 REAL = sequential.load()  # variables/noise.yaml as committed

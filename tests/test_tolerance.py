@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from perfgate.decision.tolerance import Policy
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.tolerance import Policy
 
 POLICY = """\
 default: 0.10

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from perfgate.decision.tolerance import Tolerance
+from perfgate.decision.verdict import FAIL, NOT_MEASURED, PASS, WARN, judge
 from perfgate.model import Criterion
-from perfgate.tolerance import Tolerance
-from perfgate.verdict import FAIL, NOT_MEASURED, PASS, WARN, judge
 
 
 def crit(value: float, direction: str = "higher", unit: str = "MB/s", **kw) -> Criterion:

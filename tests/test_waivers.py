@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from perfgate import criteria, waivers
+from perfgate import criteria
+from perfgate.decision import waivers
 from perfgate.errors import DataError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

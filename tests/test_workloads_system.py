@@ -13,6 +13,8 @@ import pytest
 
 from perfgate import boards, criteria, paths
 from perfgate.datafile import load_mapping
+from perfgate.decision.tolerance import Policy
+from perfgate.decision.verdict import judge
 from perfgate.errors import BoardLost, ToolMissing
 from perfgate.model import Criterion
 from perfgate.sim import data as sim_data
@@ -21,8 +23,6 @@ from perfgate.sim import shell
 from perfgate.sim import spread as sim_spread
 from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.answers import Answers
-from perfgate.tolerance import Policy
-from perfgate.verdict import judge
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

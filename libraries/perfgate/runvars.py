@@ -166,7 +166,7 @@ def read(get: Callable[[str], object]) -> RunVars:
         if not ok:
             raise _bad("SIM_SPREAD", spread, "a relative spread from 0 up to 10 (1 = each guide's own min/max)")
     if not unset(get("SIM_NOISE")):
-        from perfgate.noiseclass import regime_from
+        from perfgate.decision.noiseclass import regime_from
 
         try:
             regime_from(str(get("SIM_NOISE")))

@@ -18,7 +18,7 @@ from seed_releases import seed
 
 ROOT = Path(__file__).resolve().parents[2]
 # These self-tests check plumbing (tools print, parsers read, suites judge), each on a few suites of a quiet
-# simulated board. The decisive verdict (perfgate.judge) leaves a healthy board's criteria undecided rarely, but not
+# simulated board. The decisive verdict (perfgate.decision) leaves a healthy board's criteria undecided rarely, but not
 # never (a row the sim's RFC 2544 search lands a few percent low, a timer-quantised benchmark): that is beside the
 # point here, and the verdict has its own self-tests (test_sequential_gate.py, with INCONCLUSIVE at its default) and
 # its end-to-end error rates (benchmarks/error_rates_robot.py). So that INCONCLUSIVE:pass hides no plumbing fault (a

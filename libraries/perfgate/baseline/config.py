@@ -9,8 +9,8 @@ from pathlib import Path
 
 from perfgate import paths
 from perfgate.datafile import line_of, load_mapping
+from perfgate.decision.tolerance import compile_match, matches
 from perfgate.errors import DataError
-from perfgate.tolerance import compile_match, matches
 
 KEYS = (
     "alpha_worse",

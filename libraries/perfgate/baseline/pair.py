@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from perfgate.baseline import config, noise, rule, select
+from perfgate.decision.tolerance import MATCH_FIELDS
 from perfgate.report.rundir import Run
-from perfgate.tolerance import MATCH_FIELDS
 
 
 @dataclass

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from perfgate import artefacts
 from perfgate.baseline import config, noise, rule, select
+from perfgate.decision import artefacts
 from perfgate.model import Criterion
 
 

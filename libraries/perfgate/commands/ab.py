@@ -20,8 +20,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from perfgate import artefacts, boards, criteria, paths
+from perfgate import boards, criteria, paths
 from perfgate.baseline import ab, config, noise, rule, select
+from perfgate.decision import artefacts
 from perfgate.errors import PerfgateError
 
 

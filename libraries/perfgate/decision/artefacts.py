@@ -1,5 +1,5 @@
 """Published spreads that are not spreads: a `value (min a, max b)` whose min and max say nothing of how the number
-strays from run to run, so the verdict never takes them as noise (perfgate.sequential) and the simulated board never
+strays from run to run, so the verdict never takes them as noise (decision.sequential) and the simulated board never
 draws with them (perfgate.sim.spread).
 
 Three traits, each seen in TI's guides:

@@ -22,13 +22,13 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from perfgate import sequential, validity
-from perfgate.budget import Budget
+from perfgate.decision import sequential, validity
+from perfgate.decision.budget import Budget
+from perfgate.decision.pooling import Prior
+from perfgate.decision.suite_decision import Command, Final, SuiteSequence
+from perfgate.decision.tolerance import Policy, Tolerance
+from perfgate.decision.verdict import FAIL, PASS, WARN, Judgement, judge
 from perfgate.model import Criterion
-from perfgate.pooling import Prior
-from perfgate.suite_decision import Command, Final, SuiteSequence
-from perfgate.tolerance import Policy, Tolerance
-from perfgate.verdict import FAIL, PASS, WARN, Judgement, judge
 from perfgate.workloads.base import Measurements
 
 

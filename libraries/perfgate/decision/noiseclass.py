@@ -1,7 +1,7 @@
 """How much a criterion's runs stray on a real board: its noise class (variables/noise.yaml) and its own published
 spread, read as a real range of a few runs.
 
-The judge takes its prior from here (perfgate.sequential.NoiseModel) and the simulated board its draws
+The judge takes its prior from here (decision.sequential.NoiseModel) and the simulated board its draws
 (perfgate.sim.spread), so both describe one board: the public figures of shared/reference/noise.md.
 
 A guide's `mean (min, max)` cell is the range of the few runs of TI's release cycle (2 to 9: the arithmetic of its
@@ -20,9 +20,9 @@ from pathlib import Path
 
 from perfgate import paths
 from perfgate.datafile import line_of, load_mapping
+from perfgate.decision.tolerance import compile_match, matches
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.tolerance import compile_match, matches
 
 # d2(N): the expected range of N draws of a standard normal (ASTM / Montgomery's tables)
 D2 = {2: 1.128, 3: 1.693, 4: 2.059, 5: 2.326, 6: 2.534, 7: 2.704, 8: 2.847, 9: 2.970}

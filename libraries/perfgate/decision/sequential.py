@@ -24,14 +24,15 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from perfgate import noiseclass, paths
+from perfgate import paths
 from perfgate.datafile import load_mapping
+from perfgate.decision import noiseclass
+from perfgate.decision.noiseclass import NoiseClass
+from perfgate.decision.pooling import PoolSettings, Posterior, Prior, prior_of
+from perfgate.decision.tolerance import Tolerance
+from perfgate.decision.verdict import Judgement
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.noiseclass import NoiseClass
-from perfgate.pooling import PoolSettings, Posterior, Prior, prior_of
-from perfgate.tolerance import Tolerance
-from perfgate.verdict import Judgement
 
 PASS, FAIL, INCONCLUSIVE, MORE = "pass", "fail", "inconclusive", "more"
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from perfgate import pooling, sequential
-from perfgate.budget import Budget
+from perfgate.decision import pooling, sequential
+from perfgate.decision.budget import Budget
+from perfgate.decision.pooling import Posterior, Prior
+from perfgate.decision.sequential import Decision, NoiseModel
+from perfgate.decision.tolerance import Tolerance
 from perfgate.model import Criterion
-from perfgate.pooling import Posterior, Prior
-from perfgate.sequential import Decision, NoiseModel
-from perfgate.tolerance import Tolerance
 
 
 @dataclass(frozen=True)

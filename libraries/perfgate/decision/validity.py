@@ -12,7 +12,7 @@ A file that is not there says nothing: only a positive sign of trouble invalidat
 A value can say so too (`failed_run`, `implausible`): TI's own published means average failed runs in as zeros
 (lat_mem_rd, netperf and UDP cells with min 0.00); a throughput or a latency of exactly zero where the guide publishes
 a number is a run that failed (a dropped connection, a tool that printed 0), not a slow one: the runner sets it aside
-and the judge (perfgate.judge) asks it of every sample too.
+and the judge (decision.judge) asks it of every sample too.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
+from perfgate.decision.tolerance import Tolerance
 from perfgate.model import Criterion
-from perfgate.tolerance import Tolerance
 
 PASS, FAIL, WARN, NOT_MEASURED = "pass", "fail", "warn", "not-measured"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from perfgate import artefacts
+from perfgate.decision import artefacts
 from perfgate.guides.importer import GuideImport
 
 
@@ -31,7 +31,7 @@ def render(gi: GuideImport) -> str:
                      f"assumed: {'; '.join(nb.assumed)}")  # fmt: skip
     for w in gi.warnings:
         lines.append(f"  WARNING  {gi.name}: {w}")
-    # published min/max that are not spreads: the verdict never takes them as noise (perfgate.artefacts)
+    # published min/max that are not spreads: the verdict never takes them as noise (perfgate.decision.artefacts)
     for board in sorted(per_board):
         mine = [c for c in gi.criteria if c.board == board]
         found = artefacts.find(mine)

@@ -33,7 +33,8 @@ def ratio(entry: dict) -> float | None:
 
 
 def band(entry: dict) -> float:
-    """Half the tolerance band as a ratio: max(tolerance, absolute slack / published), as perfgate.verdict allows."""
+    """Half the tolerance band as a ratio: max(tolerance, absolute slack / published), as the verdict allows
+    (perfgate.decision.verdict)."""
     tol = entry.get("tolerance")
     rel = float(tol) if isinstance(tol, int | float) else 0.0
     absolute, published = entry.get("absolute"), entry.get("published")

@@ -94,8 +94,8 @@ def measured_values(path: Path) -> dict[str, list[list[float]]]:
     """Each criterion's single-run values over the board's finished, unfaulted, passing runs in a history file, one
     list per run (a gate run is a boot: its samples are the runs of its command within that boot), or its judged
     value where a record keeps no samples (an older history). The noise a healthy board of the lab has shown within a
-    boot and from boot to boot: perfgate.sequential's prior for the criterion in place of its class figures (an A/A
-    calibration campaign records exactly this: README, "Calibration")."""
+    boot and from boot to boot: perfgate.decision.sequential's prior for the criterion in place of its class figures
+    (an A/A calibration campaign records exactly this: README, "Calibration")."""
     out: dict[str, list[list[float]]] = {}
     for rec in read(path).runs:
         if rec.get("status") not in (None, "finished") or rec.get("faults") or rec.get("verdict") != "pass":

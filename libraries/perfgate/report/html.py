@@ -18,7 +18,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from perfgate import validity
+from perfgate.decision import validity
 from perfgate.report import atomic, history, rundir
 from perfgate.report.charts import COLOURS
 from perfgate.report.metrics import VERDICTS, counts, evidence_of, robot_test, suite_verdict, verdict_reason

@@ -1,6 +1,6 @@
 """Synthetic-but-realistic metrics for the report's own tests, benchmark and demos: a board's criteria
 (perfgate.criteria or a criteria JSON array) with measured values drawn around the published ones and a few
-degraded. Never used by the gate itself: its verdicts come from perfgate.verdict."""
+degraded. Never used by the gate itself: its verdicts come from perfgate.decision.verdict."""
 
 from __future__ import annotations
 
@@ -73,8 +73,8 @@ def record_run(run_dir: Path, criteria: list[dict], meta: dict, seed: int = 1, f
 
 # ------------------------------------------------------------------------------------------------ every verdict
 # A constructed run with every verdict kind of the decisive verdict (issue 20) in it, for comparison.html's tests and
-# screenshots: the noise each verdict used (perfgate.judge.noise_entry's `noise`), inconclusive criteria (the message
-# ends "; INCONCLUSIVE: ..."), skipped ones, `limited` criteria held to a wider tolerance (pass and fail; the
+# screenshots: the noise each verdict used (perfgate.decision.judge.noise_entry's `noise`), inconclusive criteria (the
+# message ends "; INCONCLUSIVE: ..."), skipped ones, `limited` criteria held to a wider tolerance (pass and fail; the
 # message carries "LIMITED: ..."), and a history of earlier runs beside it. The shapes follow metrics.json as
 # perfgate.run.recording.entry() writes it; the values are drawn, not measured.
 POOLED = "this run, pooled over {rows} rows of the suite (0.42 x the guide min/max {shape:.1f}%)"

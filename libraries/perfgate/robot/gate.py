@@ -3,7 +3,7 @@
 It is also a listener (library listener, GLOBAL scope): every suite imports it through resources/criteria.resource,
 so it sees each test end and records the judged criterion in results/<board>/<run>/metrics.json at once.
 
-The work is done by the rooms of perfgate.run (session, plan, runner, recording) and by perfgate.judge; this library
+The work is done by the rooms of perfgate.run (session, plan, runner, recording) and by perfgate.decision; this library
 only turns keywords and listener calls into theirs. Board access goes through the board library
 (perfgate.robot.board.Board): `run_on_board()` and `uboot_command()`.
 """
@@ -21,8 +21,8 @@ from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import __version__, boards
 from perfgate.datafile import merge
+from perfgate.decision.judge import Judge
 from perfgate.errors import PerfgateError
-from perfgate.judge import Judge
 from perfgate.report.recorder import RunRecorder
 from perfgate.robot import squad as squad_option
 from perfgate.robot.criteria_reader import criteria_problem
@@ -141,7 +141,7 @@ class Gate:
     def measure_suite(self, suite: str) -> None:
         """Run the suite's workload, keep every raw output, and judge each criterion of the board. The workload runs
         once, and again (up to REPEAT runs) only while one of its criteria is still inside the noise band around its
-        threshold (perfgate.sequential)."""
+        threshold (perfgate.decision.sequential)."""
         assert self.judge is not None and self.recording is not None, "Open Run must come first"
         if self.session.suite_criteria(suite):
             self.runner.announce(suite)

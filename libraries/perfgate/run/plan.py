@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from perfgate import criteria, paths, runvars
-from perfgate.budget import Budget
+from perfgate.decision.budget import Budget
+from perfgate.decision.suite_decision import Command
 from perfgate.model import Criterion
 from perfgate.run.settings import Settings
-from perfgate.suite_decision import Command
 from perfgate.workloads.base import Workload
 
 if TYPE_CHECKING:
-    from perfgate.judge import Judge
+    from perfgate.decision.judge import Judge
 
 
 def workload(suite: str) -> Workload:
@@ -107,8 +107,8 @@ def most_runs(cmds: list[Command], plan_budget: Budget) -> dict[str, int]:
 
 def allocate(judge: Judge, crits: list[Criterion], selected: list[str], settings: Settings, profile: dict, lab: dict,
              var: Callable[..., object]) -> None:  # fmt: skip
-    """When the run opens: which criteria the whole gate keeps at their own tolerance (perfgate.judge.Judge.allocate),
-    from every selected suite's commands as the runner will plan them."""
+    """When the run opens: which criteria the whole gate keeps at their own tolerance
+    (perfgate.decision.judge.Judge.allocate), from every selected suite's commands as the runner will plan them."""
     assert settings.budget is not None
     by_suite: dict[str, list[Criterion]] = {}
     for c in crits:
@@ -122,7 +122,7 @@ def undecidable(crits: list[Criterion], selected: list[str], settings: Settings,
                 undecidable_at: Callable[..., bool], var: Callable[..., object]
                 ) -> dict[str, list[Criterion]]:  # fmt: skip
     """Per selected suite, its criteria that the runs its budget allows cannot decide even on a board exactly at its
-    published value (`undecidable_at(criterion, runs, averaged)`: perfgate.judge.Judge.undecidable)."""
+    published value (`undecidable_at(criterion, runs, averaged)`: perfgate.decision.judge.Judge.undecidable)."""
     assert settings.budget is not None
     stuck: dict[str, list[Criterion]] = {}
     by_suite: dict[str, list[Criterion]] = {}

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 from robot.api import SkipExecution, logger
 
-from perfgate import sequential, validity, waivers
 from perfgate.baseline.record import Against
-from perfgate.judge import Judge
+from perfgate.decision import sequential, validity, waivers
+from perfgate.decision.judge import Judge
+from perfgate.decision.verdict import NOT_MEASURED, WARN, Judgement
 from perfgate.model import Criterion
 from perfgate.report.recorder import RunRecorder
 from perfgate.run.runner import Runner, SuiteResult
 from perfgate.run.session import Session
 from perfgate.run.settings import Settings
-from perfgate.verdict import NOT_MEASURED, WARN, Judgement
 
 STOPPED = ("Test execution stopped due to a fatal error", "Execution terminated by signal")
 

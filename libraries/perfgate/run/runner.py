@@ -3,8 +3,8 @@
 The workload sees a `Context` (perfgate.workloads.base.Context): its commands go to the board library (shell, U-Boot,
 console) or this host, each announced on the console with how long it took last time (perfgate.report.progress), its
 output kept verbatim in results/<board>/<run>/raw/<suite>/ with an index. `Runner.measure` runs every command of the
-suite once, then again only the commands whose criteria the judge (perfgate.judge) still calls undecided, within
-their budget (perfgate.budget: REPEAT caps it).
+suite once, then again only the commands whose criteria the judge (perfgate.decision) still calls undecided, within
+their budget (perfgate.decision.budget: REPEAT caps it).
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from typing import Any
 
 from robot.api import logger
 
-from perfgate import validity
+from perfgate.decision import validity
+from perfgate.decision.judge import Judge, SuiteState
+from perfgate.decision.verdict import Judgement
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
-from perfgate.judge import Judge, SuiteState
 from perfgate.model import Criterion
 from perfgate.report import progress
 from perfgate.run import plan
 from perfgate.run.session import Session
-from perfgate.verdict import Judgement
 from perfgate.workloads import network as net
 from perfgate.workloads.base import Measurements, Workload
 

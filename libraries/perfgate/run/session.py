@@ -17,12 +17,13 @@ from pathlib import Path
 
 from robot.api import logger
 
-from perfgate import artefacts, boards, budget, criteria, paths, runvars, waivers
-from perfgate.judge import Judge
+from perfgate import boards, criteria, paths, runvars
+from perfgate.decision import artefacts, budget, waivers
+from perfgate.decision.judge import Judge
+from perfgate.decision.tolerance import Policy
 from perfgate.model import Criterion
 from perfgate.run import plan
 from perfgate.run.settings import Settings, Vars, no_vars
-from perfgate.tolerance import Policy
 
 UBOOT_BANNER = re.compile(r"^\s*(U-Boot (?:SPL )?\d{4}\.\d\d\S*[^\r\n]*)", re.M)
 LINUX_VERSION = re.compile(r"Linux version (\S+)")
@@ -107,8 +108,8 @@ class Session:
     def sim_noise(self, lab: str, board: str) -> str | None:
         """The simulated board's noise regime and what it means (variables/sim.yaml; SIM_NOISE), None where the lab
         does not start the simulated board."""
-        from perfgate import noiseclass
         from perfgate.board import lab as labs
+        from perfgate.decision import noiseclass
         from perfgate.errors import PerfgateError
 
         if not self.virtual:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from perfgate import budget, runvars, sequential
-from perfgate.budget import Budget
+from perfgate import runvars
+from perfgate.decision import budget, sequential
+from perfgate.decision.budget import Budget
 
 Vars = Callable[..., object]  # var(name, default=None): a run variable (a Robot variable's value)
 

@@ -51,7 +51,7 @@ class BoardData:
     faults: Faults
     notes: list[str] = field(default_factory=list)
     # the criteria as published, before any degradation: where the sim finds the min/max that are not spreads
-    # (perfgate.artefacts), which it draws with their class spread instead
+    # (perfgate.decision.artefacts), which it draws with their class spread instead
     published: list[Criterion] = field(default_factory=list)
 
     # -- boot time -----------------------------------------------------------------------------------------

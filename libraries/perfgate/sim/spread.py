@@ -1,5 +1,6 @@
 """How far the simulated board's results stray from the published values: a noise regime of variables/sim.yaml over
-the noise classes of variables/noise.yaml (perfgate.noiseclass: the public repeated-run figures real boards show).
+the noise classes of variables/noise.yaml (perfgate.decision.noiseclass: the public repeated-run figures real
+boards show).
 
 Per row: its guide's own range read for its run count (range / d2(N)), believed within its class's range, else its
 class's figure; a share of it between boots (perfgate.sim.values.Sampler draws one offset per class per boot); heavy
@@ -12,13 +13,13 @@ import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from perfgate import noiseclass
-from perfgate import sequential as seq
+from perfgate.decision import noiseclass
+from perfgate.decision import sequential as seq
+from perfgate.decision.noiseclass import NoiseClass, Regime, regimes
+from perfgate.decision.noiseclass import data_path as data_path
+from perfgate.decision.noiseclass import regime_from as regime_from
 from perfgate.errors import DataError
 from perfgate.model import Criterion
-from perfgate.noiseclass import NoiseClass, Regime, regimes
-from perfgate.noiseclass import data_path as data_path
-from perfgate.noiseclass import regime_from as regime_from
 
 
 @dataclass(frozen=True)
@@ -40,13 +41,13 @@ class Spread:
     default: NoiseClass
     bimodal_ratio: float = 3.0
     cap: float | None = None  # SIM_SPREAD
-    # criterion ids whose published min/max is not a spread (perfgate.artefacts): drawn with their class spread
+    # criterion ids whose published min/max is not a spread (perfgate.decision.artefacts): drawn with their class spread
     artefacts: frozenset[str] = frozenset()
     _cache: dict = field(default_factory=dict, repr=False)
 
     def excluding(self, criteria: list[Criterion]) -> Spread:
         """This spread, with the artefact spreads among `criteria` (the board's) never used."""
-        from perfgate import artefacts
+        from perfgate.decision import artefacts
 
         return replace(self, artefacts=self.artefacts | frozenset(artefacts.find(criteria)), _cache={})
 

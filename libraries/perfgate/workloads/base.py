@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from perfgate.board.errors import BringUpError
+from perfgate.decision.sequential import RunLength
 from perfgate.errors import BoardLost, ParseError, ToolMissing
 from perfgate.model import Criterion
-from perfgate.sequential import RunLength
 
 
 @dataclass
@@ -83,7 +83,8 @@ class Measurements:
     tools: dict[str, str] = field(default_factory=dict)  # criterion id -> tool that produced it
     unavailable: dict[str, str] = field(default_factory=dict)  # criterion id -> the missing tool (fail or skip: policy)
     evidence: dict[str, list[str]] = field(default_factory=dict)  # criterion id -> raw output files it was read from
-    # criterion id -> how long its run was beside the guide's (tail-latency criteria: perfgate.sequential.run_length)
+    # criterion id -> how long its run was beside the guide's
+    # (tail-latency criteria: perfgate.decision.sequential.run_length)
     lengths: dict[str, RunLength] = field(default_factory=dict)
     parsed: dict[str, dict[str, float]] = field(default_factory=dict)  # run label -> every metric its output gave
     # criterion id -> how many independent runs each of its values is the mean of (boot time: BOOT_CYCLES boots);

@@ -4,7 +4,7 @@
   --bidir when netperf is missing at either end); the "Interrupt Pacing" tables run it with `ethtool -C <if>
   rx-usecs <n>` set around it.
 - UDP throughput at 0 % loss, per frame size, egress and ingress: an RFC 2544 26.1 search over the offered rate
-  (perfgate.rfc2544), each trial a netperf UDP_STREAM limited with -b/-w (iperf3 -b otherwise); the figures are
+  (rfc2544.py beside it), each trial a netperf UDP_STREAM limited with -b/-w (iperf3 -b otherwise); the figures are
   the highest loss-free trial's throughput, kPPS and CPU load.
 - UDP "possible loss": one unlimited run per frame size (throughput, kPPS, CPU load, loss %).
 - The AM57x guide's iperf UDP tables (`Ethernet_performance_UDP_<n>B_<ingress|egress>`): iperf 2 at the data's
@@ -24,13 +24,13 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 
-from perfgate import address, rfc2544
+from perfgate import address
 from perfgate.board.shell import ADDRESS_IP
 from perfgate.errors import DataError, ParseError, ToolMissing
 from perfgate.model import Criterion
 from perfgate.tools import netperf as netperf_tool
 from perfgate.tools import parse
-from perfgate.workloads import forwarding
+from perfgate.workloads import forwarding, rfc2544
 from perfgate.workloads import network as net
 from perfgate.workloads.base import Context, Measurements, Run, Workload, lab_file
 

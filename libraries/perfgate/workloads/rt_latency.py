@@ -12,7 +12,7 @@ a guide states it). The guide's length is imported with the criteria: the OSADL 
 Total=100000000) and, where TI states it in the text before the table, `run=4h` or `run=6h` (variables/sections.yaml
 run_lengths). The gate's length is what cyclictest printed (`loops`: the wake-ups of its thread that ran fewest,
 times the interval for a duration). Each tail-latency criterion (a maximum, histogram overflows) gets both in
-`Measurements.lengths`, for the gate's verdict (perfgate.sequential.short_run), and the log says both.
+`Measurements.lengths`, for the gate's verdict (perfgate.decision.sequential.short_run), and the log says both.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import re
 import shlex
 
 from perfgate import address
+from perfgate.decision.sequential import RunLength
 from perfgate.model import Criterion
-from perfgate.sequential import RunLength
 from perfgate.tools.cyclictest import MAX, interval_us
 from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
 from perfgate.workloads.peripherals import clean, context, fill, missing, settings
