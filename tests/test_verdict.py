@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
 import pytest
 
 from perfgate.decision.tolerance import Tolerance
-from perfgate.decision.verdict import FAIL, NOT_MEASURED, PASS, WARN, judge
+from perfgate.decision.verdict import FAIL, NOT_MEASURED, PASS, WARN, RunVerdict, Verdict, judge
 from perfgate.model import Criterion
 
 
@@ -91,3 +95,18 @@ def test_min_max_compares_the_mean() -> None:
 def test_unknown_direction_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown direction"):
         judge(crit(1.0, "sideways"), 1.0, TEN)
+
+
+def test_the_verdict_types_are_the_words_the_files_have_always_held() -> None:
+    """metrics.json, summary.csv, run.json and the reports read these words (DESIGN.md): the enums are those strings,
+    written as them by json and csv, and a verdict read back from a file is its member."""
+    assert [str(v) for v in Verdict] == ["fail", "not-measured", "inconclusive", "warn", "pass", "skip"]
+    assert [str(v) for v in RunVerdict] == ["pass", "fail", "inconclusive", "incomplete"]
+    j = judge(crit(100.0), None, TEN)
+    assert j.verdict is Verdict.NOT_MEASURED
+    assert json.dumps(j.to_json()) == json.dumps({**j.to_json(), "verdict": "not-measured"})
+    out = io.StringIO()
+    csv.writer(out).writerow([j.verdict, RunVerdict.INCOMPLETE])
+    assert out.getvalue() == "not-measured,incomplete\r\n"
+    assert Verdict(json.loads(json.dumps(j.verdict))) is Verdict.NOT_MEASURED
+    assert {"not-measured": 1}[j.verdict] == 1 and f"{j.verdict}" == "not-measured"

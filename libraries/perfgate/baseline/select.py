@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfgate import paths
+from perfgate.decision.verdict import RunVerdict, Verdict
 from perfgate.errors import PerfgateError
 from perfgate.report import history, rundir
 
@@ -51,7 +52,7 @@ def values_of(metrics: dict[str, dict] | list[dict], board: str) -> dict[str, li
     items = metrics.items() if isinstance(metrics, dict) else ((str(e.get("id", "")), e) for e in metrics)
     out: dict[str, list[float]] = {}
     for cid, m in items:
-        if not isinstance(m, dict) or m.get("verdict") in ("skip", "not-measured"):
+        if not isinstance(m, dict) or m.get("verdict") in (Verdict.SKIP, Verdict.NOT_MEASURED):
             continue
         vals = [float(v) for v in (m.get("samples") or []) if _number(v)]
         if not vals and _number(m.get("measured")):
@@ -62,7 +63,7 @@ def values_of(metrics: dict[str, dict] | list[dict], board: str) -> dict[str, li
 
 
 def accepted(rec: dict) -> bool:
-    return rec.get("status") in (None, "finished") and rec.get("verdict") == "pass" and not rec.get("faults")
+    return rec.get("status") in (None, "finished") and rec.get("verdict") == RunVerdict.PASS and not rec.get("faults")
 
 
 def last_accepted(board: str, virtual: bool, lab: str, release: str, exclude: str = "") -> Baseline | None:

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from perfgate import boards, criteria, paths
+from perfgate.decision.verdict import PASSING, RunVerdict, Verdict
 from perfgate.errors import DataError
 from perfgate.model import Criterion
 
-MEASURED_VERDICTS = {"pass", "warn", "fail"}  # a judged measurement; not-measured and skip carry no value
+MEASURED_VERDICTS = PASSING | {Verdict.FAIL}  # a judged measurement; not-measured and skip carry no value
 
 
 @dataclass
@@ -121,7 +122,7 @@ def check_runs(runs: list[Path], recorded: list[Path] | None = None, mix: bool =
         if run.state != "finished":
             raise DataError(f"this run did not finish ({run.state}): its verdict is INCOMPLETE", where)
         verdict = run.verdict
-        if verdict != "pass" and run_dir.resolve() not in records:
+        if verdict != RunVerdict.PASS and run_dir.resolve() not in records:
             raise DataError(f"this run's verdict is {verdict.upper()}, not PASS: a baseline takes only passing runs "
                             f"({verdict_reason(run.meta, run.entries, run.never_ran())})", where)  # fmt: skip
         kinds.setdefault(run.virtual, []).append(run.label)

@@ -30,11 +30,11 @@ from perfgate.decision import noiseclass
 from perfgate.decision.noiseclass import NoiseClass
 from perfgate.decision.pooling import PoolSettings, Posterior, Prior, prior_of
 from perfgate.decision.tolerance import Tolerance
-from perfgate.decision.verdict import Judgement
+from perfgate.decision.verdict import Judgement, Verdict
 from perfgate.errors import DataError
 from perfgate.model import Criterion
 
-PASS, FAIL, INCONCLUSIVE, MORE = "pass", "fail", "inconclusive", "more"
+PASS, FAIL, INCONCLUSIVE, MORE = Verdict.PASS, Verdict.FAIL, Verdict.INCONCLUSIVE, "more"  # MORE: undecided, runs again
 
 
 @dataclass(frozen=True)

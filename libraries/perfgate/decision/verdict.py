@@ -12,16 +12,47 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 
 from perfgate.decision.tolerance import Tolerance
 from perfgate.model import Criterion
 
-PASS, FAIL, WARN, NOT_MEASURED = "pass", "fail", "warn", "not-measured"
+
+class Verdict(StrEnum):
+    """A criterion's verdict, worst first. A str: metrics.json, summary.csv, the reports and Robot's log read exactly
+    these words (`Verdict.NOT_MEASURED == "not-measured"`, json.dumps writes "not-measured"), and a verdict read back
+    from a file compares equal to its member."""
+
+    FAIL = "fail"
+    NOT_MEASURED = "not-measured"
+    INCONCLUSIVE = "inconclusive"  # undecided within its runs: fails the gate unless INCONCLUSIVE:pass
+    WARN = "warn"  # better than published by more than the tolerance: passes, with a warning
+    PASS = "pass"
+    SKIP = "skip"  # not judged (no such peripheral, a waiver, a missing tool under ON_MISSING_TOOL:skip)
+
+
+PASSING = frozenset({Verdict.PASS, Verdict.WARN})
+FAILING = frozenset({Verdict.FAIL, Verdict.NOT_MEASURED, Verdict.INCONCLUSIVE})  # but INCONCLUSIVE:pass
+JUDGED = PASSING | FAILING  # a criterion the run tried to measure
+
+
+class RunVerdict(StrEnum):
+    """run.json's `verdict` (DESIGN.md): never PASS when nothing was judged or the run did not finish."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    INCONCLUSIVE = "inconclusive"  # DESIGN.md names it; today an undecided criterion makes the run FAIL (or passes)
+    INCOMPLETE = "incomplete"  # the run did not finish
+
+
+# the names the decision's modules import
+PASS, FAIL, WARN, NOT_MEASURED = Verdict.PASS, Verdict.FAIL, Verdict.WARN, Verdict.NOT_MEASURED
+INCONCLUSIVE, SKIP = Verdict.INCONCLUSIVE, Verdict.SKIP
 
 
 @dataclass(frozen=True)
 class Judgement:
-    verdict: str
+    verdict: Verdict
     measured: float | None
     published: float
     unit: str
@@ -34,7 +65,7 @@ class Judgement:
 
     @property
     def passed(self) -> bool:
-        return self.verdict in (PASS, WARN)
+        return self.verdict in PASSING
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from perfgate.decision.verdict import Verdict
 from perfgate.lava.settings import Settings
 
 FUNCTION = "pgrun"
@@ -71,7 +72,8 @@ def _seconds(value: float) -> dict:
     return {"seconds": max(1, round(value))}
 
 
-LAVA_RESULTS = {"pass": "pass", "warn": "pass", "fail": "fail", "skip": "skip"}  # else: unknown (inconclusive...)
+# our verdict -> LAVA's result; else unknown (inconclusive, not-measured)
+LAVA_RESULTS = {Verdict.PASS: "pass", Verdict.WARN: "pass", Verdict.FAIL: "fail", Verdict.SKIP: "skip"}
 NAME_MAX = 100  # lava_results_app.models.TestCase: name and units hold 100 characters
 
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import math
 from html import escape
 
+from perfgate.decision.verdict import Verdict
+
 COLOURS = {  # a failure is red or purple; inconclusive (undecided: a SKIP in Robot's reports) is blue, never red
-    "pass": "#2e7d32",
-    "warn": "#e69500",
-    "fail": "#c62828",
-    "not-measured": "#6a1b9a",
-    "inconclusive": "#1565c0",
-    "skip": "#9e9e9e",
+    Verdict.PASS: "#2e7d32",
+    Verdict.WARN: "#e69500",
+    Verdict.FAIL: "#c62828",
+    Verdict.NOT_MEASURED: "#6a1b9a",
+    Verdict.INCONCLUSIVE: "#1565c0",
+    Verdict.SKIP: "#9e9e9e",
 }
 ARROWS = {"higher": "↑", "lower": "↓", "match": "="}
 MAX_LABEL = 52

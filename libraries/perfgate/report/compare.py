@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from perfgate.baseline.pair import compare_runs
+from perfgate.decision.verdict import Verdict
 from perfgate.errors import PerfgateError
 from perfgate.report.rundir import Run
 
@@ -149,7 +150,7 @@ def compare(run_a: Run, run_b: Run, tolerance: float | None = None, mix: bool = 
         a = ea.get(k)
         if a is None:
             continue
-        if a.get("verdict") == "skip" and b.get("verdict") == "skip":
+        if a.get("verdict") == Verdict.SKIP and b.get("verdict") == Verdict.SKIP:
             continue
         tol = tolerance
         if tol is None:

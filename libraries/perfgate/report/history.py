@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfgate import paths
+from perfgate.decision.verdict import RunVerdict
 from perfgate.report import rundir
 from perfgate.report.metrics import RUN_JSON, counts, run_state, run_verdict, update_meta, verdict_reason
 
@@ -98,7 +99,7 @@ def measured_values(path: Path) -> dict[str, list[list[float]]]:
     (an A/A calibration campaign records exactly this: README, "Calibration")."""
     out: dict[str, list[list[float]]] = {}
     for rec in read(path).runs:
-        if rec.get("status") not in (None, "finished") or rec.get("faults") or rec.get("verdict") != "pass":
+        if rec.get("status") not in (None, "finished") or rec.get("faults") or rec.get("verdict") != RunVerdict.PASS:
             continue
         for cid, m in rec["metrics"].items():
             if not isinstance(m, dict):
@@ -127,7 +128,7 @@ def sweep_killed(board_dir: Path) -> list[Path]:
             continue
         if not isinstance(meta, dict) or meta.get("status") != "running" or run_state(meta) != "killed":
             continue
-        update_meta(run_dir, {"status": "killed", "verdict": "incomplete"})
+        update_meta(run_dir, {"status": "killed", "verdict": RunVerdict.INCOMPLETE})
         append(run_dir)
         swept.append(run_dir)
     return swept

@@ -19,6 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from perfgate.decision import validity
+from perfgate.decision.verdict import Verdict
 from perfgate.report import atomic, history, rundir
 from perfgate.report.charts import COLOURS
 from perfgate.report.metrics import VERDICTS, counts, evidence_of, robot_test, suite_verdict, verdict_reason
@@ -28,7 +29,7 @@ COMPARISON_HTML = "comparison.html"
 CHAPTERS = ["system", "boot", "uboot", "network", "storage", "crypto", "rt", "audio", "graphics", "multimedia",
             "power"]  # fmt: skip
 VIRTUAL_BANNER = "VIRTUAL BOARD — simulated, not hardware"
-ATTENTION = ("fail", "not-measured", "inconclusive")  # the criteria listed first, in this order
+ATTENTION = (Verdict.FAIL, Verdict.NOT_MEASURED, Verdict.INCONCLUSIVE)  # the criteria listed first, in this order
 TREND_RUNS = 30  # the runs of the board's history a suite's trend shows (the newest)
 
 _env = jinja2.Environment(
@@ -298,8 +299,8 @@ def unjudged_failures(meta: dict, entries: list[dict], state: str) -> int:
     if state != "finished":
         return 0
     c = counts(entries)
-    gate_test = 1 if c["inconclusive"] and meta.get("inconclusive") != "pass" else 0
-    return max(0, robot_failed(meta) - c["fail"] - c["not-measured"] - gate_test)
+    gate_test = 1 if c[Verdict.INCONCLUSIVE] and meta.get("inconclusive") != "pass" else 0
+    return max(0, robot_failed(meta) - c[Verdict.FAIL] - c[Verdict.NOT_MEASURED] - gate_test)
 
 
 def render(run: rundir.Run, charts: bool = True) -> str:

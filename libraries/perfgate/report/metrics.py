@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from perfgate import procs
+from perfgate.decision.verdict import FAILING, JUDGED, PASSING, RunVerdict, Verdict
 from perfgate.errors import DataError
 from perfgate.report import atomic
 
@@ -22,8 +23,7 @@ FIELDS: list[str] = [
     "id", "name", "board", "suite", "chapter", "table", "row", "metric", "unit", "measured", "published",
     "min", "max", "direction", "tolerance", "delta_pct", "verdict", "message", "tool", "evidence", "test",
 ]  # fmt: skip
-VERDICTS: list[str] = ["fail", "not-measured", "inconclusive", "warn", "pass", "skip"]  # worst first
-FAILING = frozenset({"fail", "not-measured", "inconclusive"})  # inconclusive fails unless INCONCLUSIVE:pass
+VERDICTS: list[Verdict] = list(Verdict)  # worst first; FAILING, JUDGED, PASSING: perfgate.decision.verdict
 SUMMARY_FIELDS: list[str] = [
     "chapter", "suite", "id", "name", "measured", "published", "min", "max", "unit", "direction",
     "tolerance", "delta_pct", "verdict", "message", "tool", "test",
@@ -54,40 +54,38 @@ def normalise(entry: dict) -> dict:
     return out
 
 
-def counts(entries: Iterable[dict]) -> dict[str, int]:
+def counts(entries: Iterable[dict]) -> dict[Verdict, int]:
     c = Counter(e.get("verdict") for e in entries)
     return {v: c.get(v, 0) for v in VERDICTS}
 
 
 RUN_STATES = ("running", "finished", "interrupted", "killed")
-JUDGED = frozenset({"pass", "warn", "fail", "not-measured", "inconclusive"})  # a criterion the run tried to measure
-PASSING = frozenset({"pass", "warn"})  # any other verdict of a judged criterion (a new one too) fails the run
 
 
-def gate_verdict(entries: Iterable[dict], robot_failed: int = 0, state: str = "finished") -> str:
+def gate_verdict(entries: Iterable[dict], robot_failed: int = 0, state: str = "finished") -> RunVerdict:
     """The run's verdict: `incomplete` when the run did not finish (interrupted, killed, or still running);
     `fail` when any criterion failed or was not measured, when no criterion was judged at all (every one skipped,
     or none recorded), or when Robot counted failed tests (a setup that failed before any criterion was judged);
     else `pass` (warnings pass). Never `pass` when nothing was measured or the run did not finish."""
     if state != "finished":
-        return "incomplete"
+        return RunVerdict.INCOMPLETE
     entries = list(entries)
-    if robot_failed or any(e.get("verdict") not in PASSING | {"skip"} for e in entries):
-        return "fail"
+    if robot_failed or any(e.get("verdict") not in PASSING | {Verdict.SKIP} for e in entries):
+        return RunVerdict.FAIL  # any verdict but these (a new one too) fails the run
     if not any(e.get("verdict") in PASSING for e in entries):
-        return "fail"  # nothing was measured: all skipped, or nothing recorded
-    return "pass"
+        return RunVerdict.FAIL  # nothing was measured: all skipped, or nothing recorded
+    return RunVerdict.PASS
 
 
-def suite_verdict(entries: Iterable[dict]) -> str:
+def suite_verdict(entries: Iterable[dict]) -> Verdict:
     """One suite's badge: `fail` on any failed or unmeasured criterion, `inconclusive` when its only failing
     criteria are undecided, `skip` when every criterion was skipped, else `pass`."""
     entries = list(entries)
-    if any(e.get("verdict") in FAILING - {"inconclusive"} for e in entries):
-        return "fail"
-    if any(e.get("verdict") == "inconclusive" for e in entries):
-        return "inconclusive"
-    return "pass" if any(e.get("verdict") in JUDGED for e in entries) else "skip"
+    if any(e.get("verdict") in FAILING - {Verdict.INCONCLUSIVE} for e in entries):
+        return Verdict.FAIL
+    if any(e.get("verdict") == Verdict.INCONCLUSIVE for e in entries):
+        return Verdict.INCONCLUSIVE
+    return Verdict.PASS if any(e.get("verdict") in JUDGED for e in entries) else Verdict.SKIP
 
 
 def nothing_measured(entries: Iterable[dict]) -> bool:
@@ -96,7 +94,7 @@ def nothing_measured(entries: Iterable[dict]) -> bool:
 
 def skip_reasons(entries: Iterable[dict], limit: int = 8) -> str:
     """The skipped criteria's reasons, grouped: `40 × no storage device (storage.emmc); 12 × ...`."""
-    c = Counter(str(e.get("message") or "no reason given").strip() for e in entries if e.get("verdict") == "skip")
+    c = Counter(str(e.get("message") or "no reason given").strip() for e in entries if e.get("verdict") == Verdict.SKIP)
     parts = [f"{n} × {reason}" for reason, n in c.most_common(limit)]
     rest = sum(c.values()) - sum(n for _, n in c.most_common(limit))
     if rest:
@@ -106,7 +104,7 @@ def skip_reasons(entries: Iterable[dict], limit: int = 8) -> str:
 
 def nothing_measured_message(entries: Iterable[dict]) -> str:
     entries = list(entries)
-    skipped = sum(1 for e in entries if e.get("verdict") == "skip")
+    skipped = sum(1 for e in entries if e.get("verdict") == Verdict.SKIP)
     if not entries:
         return "nothing was measured: no criterion was recorded"
     return f"nothing was measured: {skipped} of {len(entries)} criteria skipped ({skip_reasons(entries)})"
@@ -128,13 +126,13 @@ def run_state(meta: dict) -> str:
     return "running" if procs.alive(meta.get("pid"), meta.get("pid_started")) else "killed"
 
 
-def run_verdict(meta: dict, entries: Iterable[dict]) -> str:
+def run_verdict(meta: dict, entries: Iterable[dict]) -> RunVerdict:
     """The verdict of a recorded run, read back: its state, Robot's failures and its criteria (see gate_verdict)."""
     robot = meta.get("robot")
     failed = int(robot.get("failed", 0)) if isinstance(robot, dict) else 0
     if meta.get("inconclusive") == "pass":  # -v INCONCLUSIVE:pass: an undecided criterion counts as a pass
-        entries = [{**e, "verdict": "pass"} if e.get("verdict") == "inconclusive" else e for e in entries]
-    return gate_verdict(entries, failed, "finished" if run_state(meta) == "finished" else "incomplete")
+        entries = [{**e, "verdict": Verdict.PASS} if e.get("verdict") == Verdict.INCONCLUSIVE else e for e in entries]
+    return gate_verdict(entries, failed, run_state(meta))
 
 
 def robot_test(entry: dict) -> tuple[str | None, str | None]:
@@ -213,18 +211,18 @@ def _verdict_reason(meta: dict, entries: list[dict], never_ran: list[str] | None
     c = counts(entries)
     if nothing_measured(entries):
         return nothing_measured_message(entries)
-    undecided = c["inconclusive"]
+    undecided = c[Verdict.INCONCLUSIVE]
     lenient = meta.get("inconclusive") == "pass"
-    failing = c["fail"] + c["not-measured"] + (0 if lenient else undecided)
+    failing = c[Verdict.FAIL] + c[Verdict.NOT_MEASURED] + (0 if lenient else undecided)
     robot = meta.get("robot") if isinstance(meta.get("robot"), dict) else {}
     said = f", {undecided} inconclusive" if undecided else ""
     said += " (INCONCLUSIVE:pass: not failing the gate)" if undecided and lenient else ""
     said += f" ({BEST_OF}, not the sequential verdict)" if meta.get("aggregate") == "best" else ""
     if failing:
-        return f"{c['fail']} criteria failed, {c['not-measured']} not measured{said}"
+        return f"{c[Verdict.FAIL]} criteria failed, {c[Verdict.NOT_MEASURED]} not measured{said}"
     if robot.get("failed"):
         return f"Robot failed {robot['failed']} test(s)"
-    return f"{c['pass'] + c['warn'] + undecided} criteria judged, none failed{said}"
+    return f"{c[Verdict.PASS] + c[Verdict.WARN] + undecided} criteria judged, none failed{said}"
 
 
 BEST_OF = "AGGREGATE:best judges the best of its runs"

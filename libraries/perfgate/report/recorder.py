@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from perfgate import procs
+from perfgate.decision.verdict import RunVerdict
 from perfgate.report import atomic, history, html  # html imports matplotlib only when it draws a chart
 from perfgate.report.metrics import (
     METRICS_JSON,
@@ -45,7 +46,7 @@ class RunRecorder:
         self.meta.setdefault("started", now())
         self.meta.setdefault("finished", None)
         # until finish() says otherwise the run is incomplete: a run killed at any moment reads as such
-        self.meta.update(status="running", verdict="incomplete", pid=os.getpid(), host=socket.gethostname())
+        self.meta.update(status="running", verdict=RunVerdict.INCOMPLETE, pid=os.getpid(), host=socket.gethostname())
         self.meta["pid_started"] = procs.start_time(os.getpid())
         if not self.meta.get("command"):
             self.meta["command"] = " ".join(sys.argv)

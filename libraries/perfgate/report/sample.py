@@ -7,21 +7,22 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from perfgate.decision.verdict import FAIL, PASS, RunVerdict, Verdict
 from perfgate.report.recorder import RunRecorder
 
 
-def _verdict(measured: float | None, published: float, direction: str, tol: float) -> tuple[str, float | None]:
+def _verdict(measured: float | None, published: float, direction: str, tol: float) -> tuple[Verdict, float | None]:
     if measured is None:
-        return "not-measured", None
+        return Verdict.NOT_MEASURED, None
     delta = (measured - published) / published * 100 if published else 0.0
     better = delta if direction == "higher" else -delta
     if direction == "match":
-        return ("pass" if abs(delta) <= tol * 100 else "fail"), delta
+        return (Verdict.PASS if abs(delta) <= tol * 100 else Verdict.FAIL), delta
     if better < -tol * 100:
-        return "fail", delta
+        return Verdict.FAIL, delta
     if better > tol * 100:
-        return "warn", delta
-    return "pass", delta
+        return Verdict.WARN, delta
+    return Verdict.PASS, delta
 
 
 def entries(criteria: list[dict], seed: int = 1, tolerance: float = 0.1, degraded: float = 0.05) -> list[dict]:
@@ -44,8 +45,9 @@ def entries(criteria: list[dict], seed: int = 1, tolerance: float = 0.1, degrade
             factor = 1.25 if direction == "higher" else 0.8
         measured = None if roll > 0.99 else round(published * factor, 4)
         verdict, delta = _verdict(measured, published, direction, tolerance)
-        messages = {"fail": "worse than published beyond tolerance", "warn": "better than published beyond tolerance",
-                    "not-measured": "the workload output had no value for this metric"}  # fmt: skip
+        messages = {Verdict.FAIL: "worse than published beyond tolerance",
+                    Verdict.WARN: "better than published beyond tolerance",
+                    Verdict.NOT_MEASURED: "the workload output had no value for this metric"}  # fmt: skip
         out.append({
             **{k: c.get(k) for k in ("id", "name", "board", "suite", "chapter", "table", "row", "metric", "unit",
                                       "min", "max")},
@@ -101,14 +103,14 @@ def every_verdict_entries(criteria: list[dict], seed: int = 1) -> list[dict]:
         e["noise"] = _noise(rng, rows[e["suite"]], runs)
         if i % 41 == 7:
             e["noise"]["guide_spread_not_used"] = "its min is another row's min (a paired bw_mem row)"
-        if i % 37 == 11 and e["verdict"] in ("pass", "warn"):
-            e["verdict"] = "inconclusive"
+        if i % 37 == 11 and e["verdict"] in (Verdict.PASS, Verdict.WARN):
+            e["verdict"] = Verdict.INCONCLUSIVE
             e["message"] = (f"{e['name']}: within tolerance at the median; INCONCLUSIVE: {runs} runs cannot tell "
                             f"whether it is above or below its threshold at the gate's error rate")  # fmt: skip
-        elif i % 53 == 20 and e["verdict"] == "pass":
-            e.update(verdict="skip", measured=None, samples=[], message="no storage device (storage.emmc)")
+        elif i % 53 == 20 and e["verdict"] == Verdict.PASS:
+            e.update(verdict=Verdict.SKIP, measured=None, samples=[], message="no storage device (storage.emmc)")
             e.pop("noise")
-    for i, verdict in ((4, "pass"), (30, "fail")):  # limited: one holds, one fails the wider tolerance
+    for i, verdict in ((4, PASS), (30, FAIL)):  # limited: one holds, one fails the wider tolerance
         e = out[i]
         if e["measured"] is None:
             continue
@@ -116,15 +118,15 @@ def every_verdict_entries(criteria: list[dict], seed: int = 1) -> list[dict]:
         worse = -1 if e["direction"] == "higher" else 1
         wider = tol + 0.22
         threshold = e["published"] * (1 + worse * wider)
-        measured = e["published"] * (1 + worse * (0.12 if verdict == "pass" else 0.45))
-        detect = 41.5 if verdict == "pass" else 33.0
+        measured = e["published"] * (1 + worse * (0.12 if verdict == PASS else 0.45))
+        detect = 41.5 if verdict == PASS else 33.0
         reason = LIMITED_REASON.format(runs=64, tol=tol * 100, budget=5)
         e.update(verdict=verdict, measured=round(measured, 4),
                  delta_pct=round((measured - e["published"]) / e["published"] * 100, 2),
                  limited={"threshold": round(threshold, 4), "tolerance_pct": round(wider * 100, 2),
                           "own_tolerance_pct": round(tol * 100, 2), "detectable_pct": detect, "reason": reason},
                  message=f"{e['name']}: measured {measured:.6g}, published {e['published']:.6g}: LIMITED: {reason}: "
-                         f"{'holds' if verdict == 'pass' else 'fails it'}; the smallest regression from published its "
+                         f"{'holds' if verdict == PASS else 'fails it'}; the smallest regression from published its "
                          f"runs could fail: {detect:.0f}%")  # fmt: skip
     return out
 
@@ -136,13 +138,13 @@ def history_records(criteria: list[dict], board: str, runs: int = 5, virtual: bo
     for n in range(runs):
         es = entries(criteria, seed=100 + n, degraded=0.0)
         for e in es:  # healthy runs: a criterion the draw left unmeasured reads as published
-            if e["verdict"] not in ("pass", "warn"):
-                e.update(measured=e["published"], verdict="pass")
+            if e["verdict"] not in (Verdict.PASS, Verdict.WARN):
+                e.update(measured=e["published"], verdict=Verdict.PASS)
         day = 22 - runs + n
         out.append({
             "run": f"202611{day:02d}-080000", "path": f"202611{day:02d}-080000", "board": board, "lab": "sim",
             "virtual": virtual, "started": f"2026-11-{day:02d}T08:00:00+00:00", "status": "finished",
-            "verdict": "pass", "metrics": {e["id"]: {k: e.get(k) for k in ("suite", "name", "unit", "measured",
+            "verdict": RunVerdict.PASS, "metrics": {e["id"]: {k: e.get(k) for k in ("suite", "name", "unit", "measured",
                                            "published", "direction", "tolerance", "verdict")} for e in es},
         })  # fmt: skip
     return out

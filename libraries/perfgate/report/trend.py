@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from perfgate.decision.verdict import Verdict
 from perfgate.errors import PerfgateError
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def suite_series(runs: list[dict], suite: str) -> Series:
             continue
         ratios = [g for g in (goodness(m) for m in ms) if g is not None]
         value = math.exp(sum(math.log(g) for g in ratios) / len(ratios)) if ratios else None
-        failing = sum(1 for m in ms if m.get("verdict") in ("fail", "not-measured"))
+        failing = sum(1 for m in ms if m.get("verdict") in (Verdict.FAIL, Verdict.NOT_MEASURED))
         s.points.append(
             Point(
                 r["run"],
@@ -113,7 +114,7 @@ def suite_series(runs: list[dict], suite: str) -> Series:
                 value,
                 1.0,
                 None,
-                "fail" if failing else "pass",
+                Verdict.FAIL if failing else Verdict.PASS,
                 bool(r.get("virtual")),
                 str(r.get("release") or ""),
             )

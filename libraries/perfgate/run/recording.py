@@ -15,7 +15,7 @@ from robot.api import SkipExecution, logger
 from perfgate.baseline.record import Against
 from perfgate.decision import sequential, validity, waivers
 from perfgate.decision.judge import Judge
-from perfgate.decision.verdict import NOT_MEASURED, WARN, Judgement
+from perfgate.decision.verdict import JUDGED, Judgement, Verdict
 from perfgate.model import Criterion
 from perfgate.report.recorder import RunRecorder
 from perfgate.run.runner import Runner, SuiteResult
@@ -73,11 +73,11 @@ def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callab
     for n, reason in enumerate(result.invalid.get(c.id, [])):
         raw = f" ({link(files[n])})" if n < len(files) and files[n] else ""
         logger.info(f"INVALID run, set aside: {html.escape(reason)}{raw}", html=True)
-    if j.verdict == sequential.INCONCLUSIVE and settings.inconclusive == "pass":
+    if j.verdict == Verdict.INCONCLUSIVE and settings.inconclusive == "pass":
         logger.warn(f"{j.message} (INCONCLUSIVE:pass: an inconclusive criterion does not fail the gate)")
-    elif j.verdict == sequential.INCONCLUSIVE:
+    elif j.verdict == Verdict.INCONCLUSIVE:
         raise SkipExecution(f"INCONCLUSIVE (fails the gate: see the Gate Verdict test): {j.message}")
-    elif j.verdict == WARN:
+    elif j.verdict == Verdict.WARN:
         logger.warn(j.message)
     elif not j.passed:
         raise AssertionError(j.message)
@@ -96,7 +96,7 @@ def verdict_problems(recording: Recording | None, session: Session, undecided: b
             return (f"nothing was measured: the selected suites ({', '.join(session.selected)}) publish no number "
                     f"for {session.board}")  # fmt: skip
         return nothing_measured_message(entries)
-    names = [e["name"] for e in entries if e.get("verdict") == "inconclusive"]
+    names = [e["name"] for e in entries if e.get("verdict") == Verdict.INCONCLUSIVE]
     if not undecided or not names or session.settings.inconclusive != "fail":
         return None
     listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
@@ -110,12 +110,12 @@ def tightness(entries: list[dict]) -> list[str]:
     """What the run could and could not check tightly: the criteria held to their own tolerance, those held to the
     wider one their runs could decide (LIMITED), with the smallest regression each can detect, and those left
     inconclusive (held to their own tolerance or LIMITED)."""
-    judged = [e for e in entries if e.get("verdict") in ("pass", "warn", "fail", "inconclusive")]
+    judged = [e for e in entries if e.get("verdict") in JUDGED - {Verdict.NOT_MEASURED}]
     if not judged:
         return []
     limited = [e for e in judged if e.get("limited")]
-    undecided = [e for e in judged if e.get("verdict") == "inconclusive"]
-    tight = sum(1 for e in judged if not e.get("limited") and e.get("verdict") != "inconclusive")
+    undecided = [e for e in judged if e.get("verdict") == Verdict.INCONCLUSIVE]
+    tight = sum(1 for e in judged if not e.get("limited") and e.get("verdict") != Verdict.INCONCLUSIVE)
     out = [f"perfgate: checked at their tolerance: {tight} of {len(judged)} criteria judged"]
     if limited:
         by_suite: dict[str, int] = {}
@@ -202,9 +202,9 @@ class Recording:
             pending = Outcome(pending.criterion, reason=f"never ran: {why} ({message.splitlines()[-1]})")
         c, j = pending.criterion, pending.judgement
         if j:
-            verdict = j.verdict if status != "FAIL" or not j.passed else "fail"
+            verdict = j.verdict if status != "FAIL" or not j.passed else Verdict.FAIL
         else:
-            verdict = "skip" if status == "SKIP" else "not-measured"
+            verdict = Verdict.SKIP if status == "SKIP" else Verdict.NOT_MEASURED
         said = j.message if j else pending.reason
         if j and j.passed and status == "FAIL" and message:  # failed on its baseline run (BASELINE_GATES:true)
             said = message
@@ -214,7 +214,7 @@ class Recording:
             entry["never_ran"] = True
         self.recorder.record(entry)
 
-    def entry(self, c: Criterion, j: Judgement | None, verdict: str, message: str) -> dict:
+    def entry(self, c: Criterion, j: Judgement | None, verdict: Verdict, message: str) -> dict:
         """metrics.json's entry of a criterion: what was published, measured and judged, and from what evidence."""
         suite = self.runner.by_id.get(c.id)
         evidence = dict.fromkeys(suite.evidence.get(c.id, [])) if suite else {}
@@ -304,7 +304,7 @@ class Recording:
         for cid in never:
             c = self.criterion(cid)
             if c is not None and cid not in recorded:
-                entry = self.entry(c, None, "not-measured", f"never ran: {why} (Robot never reached its suite)")
+                entry = self.entry(c, None, Verdict.NOT_MEASURED, f"never ran: {why} (Robot never reached its suite)")
                 self.recorder.record({**entry, "never_ran": True})
 
     def _record_unmeasured(self, setup_failure: str, selected: list[str]) -> None:
@@ -316,7 +316,7 @@ class Recording:
         for cid in selected:
             c = self.criterion(cid)
             if c is not None and cid not in recorded:
-                self.recorder.record(self.entry(c, None, "not-measured", f"not measured: {why}"))
+                self.recorder.record(self.entry(c, None, Verdict.NOT_MEASURED, f"not measured: {why}"))
                 recorded.add(cid)
 
     def console_verdict(self) -> None:
@@ -368,7 +368,7 @@ class Recording:
                     "id": cid, "name": c.name, "suite": c.suite, "table": c.table, "row": c.row, "metric": c.metric,
                     "unit": c.unit, "measured": j.measured, "published": c.value, "min": c.min, "max": c.max,
                     "direction": c.direction, "tolerance": j.tolerance, "delta_pct": j.delta_pct,
-                    "verdict": j.verdict if j.verdict != NOT_MEASURED else NOT_MEASURED, "message": j.message,
+                    "verdict": j.verdict, "message": j.message,
                     "tool": result.measured.tools.get(cid, ""), **run_length(result.measured.lengths.get(cid)),
                     **self._baseline_entry(c, result, j),
                 }

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfgate import __version__
+from perfgate.decision.verdict import RunVerdict, Verdict
 from perfgate.errors import PerfgateError
 from perfgate.report.metrics import METRICS_JSON
 from perfgate.report.rundir import Run
@@ -33,13 +34,13 @@ from perfgate.squad.target import SLUG
 
 COMPARISON = "comparison.html"
 VERDICT_TEST = "gate/verdict"
-RESULT = {
-    "pass": "pass",
-    "warn": "pass",
-    "fail": "fail",
-    "not-measured": "fail",
-    "inconclusive": "skip",
-    "skip": "skip",
+RESULT = {  # our verdict -> SQUAD's result
+    Verdict.PASS: "pass",
+    Verdict.WARN: "pass",
+    Verdict.FAIL: "fail",
+    Verdict.NOT_MEASURED: "fail",
+    Verdict.INCONCLUSIVE: "skip",
+    Verdict.SKIP: "skip",
 }
 LOCAL_ONLY = (
     "pid",
@@ -78,7 +79,7 @@ def refusal(run: Run) -> str | None:
     verdict = meta.get("verdict")
     if verdict in (None, ""):
         return "its run.json has no verdict, so nothing says it finished"
-    if verdict == "incomplete" or run.verdict == "incomplete":
+    if verdict == RunVerdict.INCOMPLETE or run.verdict == RunVerdict.INCOMPLETE:
         return "its verdict is incomplete"
     return None
 
@@ -102,10 +103,10 @@ def test_name(entry: dict, board: str) -> str:
 def _log(entry: dict, inconclusive: str) -> str:
     verdict = str(entry.get("verdict"))
     message = str(entry.get("message") or "").strip()
-    if verdict == "inconclusive":
+    if verdict == Verdict.INCONCLUSIVE:
         counts = "counted as a pass (INCONCLUSIVE:pass)" if inconclusive == "pass" else "counted by the gate as a fail"
         return f"inconclusive ({counts}): {message}"
-    if verdict == "skip":
+    if verdict == Verdict.SKIP:
         return f"skipped: {message or 'no reason given'}"
     return f"{verdict}: {message}" if message else verdict
 
@@ -154,7 +155,7 @@ def build(run: Run, build_name: str | None = None, environment: str | None = Non
             metrics[name] = metric
     verdict = str(meta.get("verdict"))
     tests[VERDICT_TEST] = {
-        "result": "pass" if verdict == "pass" else "fail",
+        "result": "pass" if verdict == RunVerdict.PASS else "fail",
         "log": f"{verdict}: {meta.get('verdict_reason') or ''}".strip(),
     }
     metadata = {k: v for k, v in meta.items() if k not in LOCAL_ONLY}
