@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from robot.api import SkipExecution, logger
 
-from perfgate import sequential, validity, waivers
+from perfgate import custom, sequential, validity, waivers
 from perfgate.baseline.record import Against
 from perfgate.judge import Judge
 from perfgate.model import Criterion
@@ -59,7 +59,8 @@ def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callab
     it is inconclusive (SKIP in Robot's reports, apart from a FAIL: the `Gate Verdict` test fails the run for it)."""
     c, j = o.criterion, o.judgement
     assert j is not None
-    logger.info(f"Judged against SDK {c.release}: {c.guide} ({c.source})")
+    against = "the board's own criterion" if c.release == custom.RELEASE else f"SDK {c.release}"
+    logger.info(f"Judged against {against}: {c.guide} ({c.source})")
     files = result.evidence.get(c.id, [])
     if files:
         logger.info("Raw output: " + ", ".join(link(f) for f in dict.fromkeys(files)), html=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from robot.api import logger
 
-from perfgate import artefacts, boards, budget, criteria, paths, runvars, waivers
+from perfgate import artefacts, boards, budget, criteria, custom, paths, runvars, waivers
 from perfgate.judge import Judge
 from perfgate.model import Criterion
 from perfgate.run import plan
@@ -69,6 +69,7 @@ class Session:
         self.policy = Policy.load(
             tolerance=str_or_none(self.var("TOLERANCE")), tolerances=str_or_none(self.var("TOLERANCES"))
         )
+        self.policy.add_ids(self.board, custom.tolerances(self.board))  # the board's own criteria's tolerances
         self.waivers = waivers.load()
 
     def start(self, board_requested: str, lab: str, virtual: bool) -> dict:
