@@ -147,9 +147,9 @@ def _entry(item: object, i: int, at: dict[str, int], path: Path, board: str) -> 
     if unknown:
         raise fail(unknown[0], f"unknown key (keys: {', '.join(REQUIRED + OPTIONAL)})")
     for key in REQUIRED:
-        if item.get(key) in (None, ""):
+        if item.get(key) is None:
             raise fail("", f"{key} is missing (every criterion needs {', '.join(REQUIRED)})")
-    metric, unit = _text(item, "metric", fail), _text(item, "unit", fail)
+    metric, unit = _text(item, "metric", fail), _text(item, "unit", fail, empty=True)  # a count has no unit
     direction = str(item["direction"])
     if direction not in DIRECTIONS:
         raise fail("direction", f"{direction!r} is not one of {', '.join(DIRECTIONS)}")
@@ -189,10 +189,10 @@ def _entry(item: object, i: int, at: dict[str, int], path: Path, board: str) -> 
     return crit, spec
 
 
-def _text(item: dict, key: str, fail: Fail) -> str:
+def _text(item: dict, key: str, fail: Fail, empty: bool = False) -> str:
     value = item.get(key)
-    if not isinstance(value, str | int | float) or not str(value).strip():
-        raise fail(key, "must be a non-empty text")
+    if not isinstance(value, str | int | float) or not (empty or str(value).strip()):
+        raise fail(key, "must be a text" if empty else "must be a non-empty text")
     return str(value).strip()
 
 
