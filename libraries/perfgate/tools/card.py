@@ -22,7 +22,6 @@ class Card:
     parse: Parser
     binaries: tuple[str, ...] = ()  # program names the board runs for it (the sim knows the tool by them)
     warnings: Warner | None = None
-    about: str = ""  # one line: what it measures
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.strip().lower() or " " in self.name:

@@ -77,4 +77,4 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     return out
 
 
-CARD = Card("stress-ng", parse, binaries=("stress-ng",), about="stress-ng stressors' bogo operations per second")
+CARD = Card("stress-ng", parse, binaries=("stress-ng",))
