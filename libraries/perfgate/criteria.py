@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from perfgate import paths
+from perfgate import custom, paths
 from perfgate.errors import DataError
 from perfgate.model import FIELDS, Criterion
 
@@ -211,9 +211,17 @@ def parse_release_spec(spec: str | None) -> list[str]:
 
 
 def select(board: str, spec: str | None = None) -> Selection:
-    """The criteria of one run. `spec`: None/empty (the newest release), `R`, or `R1,R2,...` (mixed explicitly:
-    for each criterion id the newest of the listed releases that publishes it). An unknown release is a DataError
-    listing the board's releases."""
+    """The criteria of one run: the release(s) asked for (`released`), and the board's own criteria that no guide
+    publishes (variables/custom/<board>.yaml, perfgate.custom), whatever the release."""
+    chosen = released(board, spec)
+    chosen.criteria = [*chosen.criteria, *custom.criteria(board)]
+    return chosen
+
+
+def released(board: str, spec: str | None = None) -> Selection:
+    """The criteria of one run's release(s). `spec`: None/empty (the newest release), `R`, or `R1,R2,...` (mixed
+    explicitly: for each criterion id the newest of the listed releases that publishes it). An unknown release is a
+    DataError listing the board's releases."""
     known = releases(board)
     asked = parse_release_spec(spec)
     if not asked:

@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from perfgate import boards, criteria, paths
+from perfgate import boards, criteria, custom, paths
 from perfgate.decision.verdict import PASSING, RunVerdict, Verdict
 from perfgate.errors import DataError
 from perfgate.model import Criterion
@@ -156,6 +156,8 @@ def collect(runs: list[Path], board: str) -> dict[str, Samples]:
             if not isinstance(e, dict) or not e.get("id"):
                 raise DataError(f"entry {n} has no id", metrics_file)
             if e.get("verdict") not in MEASURED_VERDICTS or e.get("measured") is None:
+                continue
+            if e.get("suite") == custom.SUITE:  # the board's own criteria stay in their file (perfgate.custom)
                 continue
             values = [float(v) for v in (e.get("samples") or []) if v is not None] or [float(e["measured"])]
             c = shapes.get(e["id"]) or _from_entry(e, metrics_file, n)

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from perfgate import paths
+from perfgate import paths, tools
 from perfgate.datafile import line_of, load_mapping
 from perfgate.errors import DataError
 
@@ -92,6 +92,10 @@ def load(repeat: int | None = None, path: Path | None = None) -> Budget:
         if not isinstance(table, dict):
             raise DataError(f"{key}: must be a mapping of name to seconds", path, line_of(path, key))
         tables[key] = {str(k): _positive(v, f"{key}.{k}", path) for k, v in table.items()}
+    known = tools.cards()  # `seconds:` is by tool: a name no tool's card has would silently plan the default
+    for name in tables["seconds"]:
+        if name not in known:
+            raise DataError(f"seconds.{name}: no such tool (tools: {', '.join(known)})", path, line_of(path, name))
     per_table = data.get("per_table") or []
     if not isinstance(per_table, list) or not all(isinstance(s, str) for s in per_table):
         raise DataError("per_table: must be a list of suite names", path, line_of(path, "per_table"))

@@ -102,6 +102,11 @@ class Policy:
         cli_ids = _pairs(tolerances) if tolerances else []
         return cls(scope, boards, cli_all, cli_ids, str(path))
 
+    def add_ids(self, board: str, ids: list[tuple[str, Tolerance]]) -> None:
+        """Tolerances by id glob that the board's own data gives (a custom criterion's `tolerance:`, perfgate.custom):
+        before the file's `ids`, after the command line's TOLERANCES."""
+        self._boards.setdefault(board, _Scope()).ids[:0] = ids
+
     def for_criterion(self, c: Criterion) -> Tolerance:
         for glob, t in self._cli_ids:
             if fnmatch.fnmatchcase(c.id, glob):

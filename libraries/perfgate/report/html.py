@@ -18,6 +18,8 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from perfgate import paths
+from perfgate.datafile import load_mapping
 from perfgate.decision import validity
 from perfgate.decision.verdict import Verdict
 from perfgate.report import atomic, history, rundir
@@ -26,8 +28,6 @@ from perfgate.report.metrics import VERDICTS, counts, evidence_of, robot_test, s
 from perfgate.report.strip import strip_svg
 
 COMPARISON_HTML = "comparison.html"
-CHAPTERS = ["system", "boot", "uboot", "network", "storage", "crypto", "rt", "audio", "graphics", "multimedia",
-            "power"]  # fmt: skip
 VIRTUAL_BANNER = "VIRTUAL BOARD — simulated, not hardware"
 ATTENTION = (Verdict.FAIL, Verdict.NOT_MEASURED, Verdict.INCONCLUSIVE)  # the criteria listed first, in this order
 TREND_RUNS = 30  # the runs of the board's history a suite's trend shows (the newest)
@@ -64,8 +64,14 @@ def pct(value: object, signed: bool = True) -> str:
 _env.filters.update(num=fmt, pct=pct)
 
 
-def _chapter_key(chapter: str) -> tuple[int, str]:
-    return (CHAPTERS.index(chapter) if chapter in CHAPTERS else len(CHAPTERS), chapter)
+def chapters() -> list[str]:
+    """The chapters in the guides' order: variables/sections.yaml's `chapters` (the suites/ folders)."""
+    return [str(c) for c in load_mapping(paths.variables() / "sections.yaml").get("chapters") or {}]
+
+
+def _chapter_key(chapter: str, order: list[str] | None = None) -> tuple[int, str]:
+    order = chapters() if order is None else order
+    return (order.index(chapter) if chapter in order else len(order), chapter)
 
 
 def severity(entry: dict) -> int:
@@ -124,11 +130,12 @@ def baseline_text(e: dict) -> dict | None:
 
 def group(entries: list[dict]) -> list[tuple[str, list[tuple[str, list[dict]]]]]:
     """[(chapter, [(suite, entries)])], chapters in the guides' order, suites and entries as recorded."""
-    chapters: dict[str, dict[str, list[dict]]] = defaultdict(dict)
+    by: dict[str, dict[str, list[dict]]] = defaultdict(dict)
     for e in entries:
         chapter = str(e.get("chapter") or "other")
-        chapters[chapter].setdefault(str(e.get("suite") or "other"), []).append(e)
-    return [(c, list(chapters[c].items())) for c in sorted(chapters, key=_chapter_key)]
+        by[chapter].setdefault(str(e.get("suite") or "other"), []).append(e)
+    order = chapters()
+    return [(c, list(by[c].items())) for c in sorted(by, key=lambda c: _chapter_key(c, order))]
 
 
 def _row(e: dict, run_dir: Path | None) -> dict:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from robot.api import SkipExecution, logger
 
+from perfgate import custom
 from perfgate.baseline.record import Against
 from perfgate.decision import sequential, validity, waivers
 from perfgate.decision.judge import Judge
@@ -59,7 +60,8 @@ def say_judged(result: SuiteResult, o: Outcome, settings: Settings, link: Callab
     it is inconclusive (SKIP in Robot's reports, apart from a FAIL: the `Gate Verdict` test fails the run for it)."""
     c, j = o.criterion, o.judgement
     assert j is not None
-    logger.info(f"Judged against SDK {c.release}: {c.guide} ({c.source})")
+    against = "the board's own criterion" if c.release == custom.RELEASE else f"SDK {c.release}"
+    logger.info(f"Judged against {against}: {c.guide} ({c.source})")
     files = result.evidence.get(c.id, [])
     if files:
         logger.info("Raw output: " + ", ".join(link(f) for f in dict.fromkeys(files)), html=True)

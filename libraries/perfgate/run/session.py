@@ -17,7 +17,7 @@ from pathlib import Path
 
 from robot.api import logger
 
-from perfgate import boards, criteria, paths, runvars
+from perfgate import boards, criteria, custom, paths, runvars
 from perfgate.decision import artefacts, budget, waivers
 from perfgate.decision.judge import Judge
 from perfgate.decision.tolerance import Policy
@@ -70,6 +70,7 @@ class Session:
         self.policy = Policy.load(
             tolerance=str_or_none(self.var("TOLERANCE")), tolerances=str_or_none(self.var("TOLERANCES"))
         )
+        self.policy.add_ids(self.board, custom.tolerances(self.board))  # the board's own criteria's tolerances
         self.waivers = waivers.load()
 
     def start(self, board_requested: str, lab: str, virtual: bool) -> dict:

@@ -16,6 +16,7 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 
+from perfgate import tools as parser_tools
 from perfgate.errors import ParseError
 from perfgate.model import Criterion
 from perfgate.sim import tools, values
@@ -24,18 +25,14 @@ from perfgate.sim.data import BoardData
 from perfgate.sim.spread import RowNoise, Spread
 from perfgate.sim.spread import load as load_spread
 
-# Binaries of each tool, for `missing-tool:<tool>` and `command -v` when no plan names them.
-KNOWN_BINARIES: dict[str, str] = {
-    "openssl": "openssl", "fio": "fio", "iperf3": "iperf3", "iperf": "iperf", "netperf": "netperf",
-    "cyclictest": "cyclictest", "dhrystone": "dhrystone", "whetstone": "whetstone", "linpack": "linpack",
-    "nbench": "nbench", "stream_c": "stream", "stream": "stream", "coremark-pro": "coremark-pro",
-    "multibench": "multibench", "glmark2": "glmark2", "glmark2-es2": "glmark2", "glmark2-es2-drm": "glmark2",
-    "glmark2-es2-wayland": "glmark2", "aplay": "alsa", "arecord": "alsa", "alsa_perf_tests": "alsa",
-}  # fmt: skip
 LMBENCH = re.compile(r"^(bw|lat)_\w+$")
 WRAPPERS = {"time", "/usr/bin/time", "taskset", "chrt", "nice", "nohup", "timeout", "env", "sudo", "stdbuf"}
-# Not workload tools, but present on the board (started in the background by workloads, or servers).
+# Started in the background by workloads, or servers: present on the board, silent (a plan that runs one to read
+# its output, a custom criterion's stress-ng, is answered from the plan's index first).
 SUPPORT = {"stress-ng", "netserver"}
+# Binaries of each tool, for `missing-tool:<tool>` and `command -v` when no plan names them: the tools' cards
+# (perfgate.tools.card), but for the support programs.
+KNOWN_BINARIES: dict[str, str] = {b: t for b, t in parser_tools.binaries().items() if b not in SUPPORT}
 
 # Lines a tool writes on stderr (the rest goes to stdout).
 _STDERR = {

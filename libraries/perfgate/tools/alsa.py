@@ -17,6 +17,7 @@ import re
 import shlex
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 TRACE_BITS = re.compile(r"\|TRACE LOG\|\s*(?P<dir>read|write):\s*No\. of bits/Sec\s*\|\s*(?P<v>[\d.]+)\s*\|", re.I)
 TRACE_CPU = re.compile(
@@ -84,3 +85,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if fail:
         raise ParseError(f"alsa: the transfer failed: {fail[1]}", line=fail[0])
     raise ParseError("alsa: no '|TRACE LOG|... No. of bits/Sec' line and no `time -v` elapsed time", line=1)
+
+
+CARD = Card("alsa", parse, binaries=("aplay", "arecord", "alsa_perf_tests"))

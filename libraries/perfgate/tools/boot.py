@@ -25,6 +25,7 @@ import re
 import statistics
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 LINE_RE = re.compile(r"^\[(\d+):(\d\d):(\d\d(?:\.\d+)?)\s+[\d.]+\]\s?(.*)$")
 HEADER_RE = re.compile(r"^#\s*(start|end|time-scale):\s?(.*?)\s*$")
@@ -96,3 +97,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
         "cycles": float(len(times)),
         "time scale": scale,
     }
+
+
+CARD = Card("boot", parse)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 MITH = re.compile(rf"^--\s*(?P<w>[\w.+-]+):workloads/sec=\s*(?P<v>{NUM})\s*$")
@@ -101,3 +102,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 def _of(command: str | None) -> str:
     return f" of `{command}`" if command else ""
+
+
+CARD = Card("coremark-pro", parse, binaries=("coremark-pro",))

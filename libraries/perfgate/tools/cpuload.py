@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import CPU
 
 LINE = re.compile(r"^cpu\s+(\d+(?:\s+\d+){3,})\s*$")
@@ -31,3 +32,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if total <= 0:
         raise ParseError(f"no clock ticks between the two /proc/stat readings{of}")
     return {CPU: round(100.0 * (total - idle) / total, 3)}
+
+
+CARD = Card("cpuload", parse)

@@ -23,6 +23,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import ESCAPES
 
 T_LINE = re.compile(
@@ -181,3 +182,6 @@ def invocation(command: str) -> str:
     rest = command[i:]
     end = min((j for j in (rest.find(c) for c in ";&|'\"\n") if j >= 0), default=len(rest))
     return rest[:end]
+
+
+CARD = Card("cyclictest", parse, binaries=("cyclictest",))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 DPS = re.compile(rf"^\s*Dhrystones per Second:\s*(?P<v>{NUM})\s*$")
@@ -51,3 +52,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 def _of(command: str | None) -> str:
     return f" of `{command}`" if command else ""
+
+
+CARD = Card("dhrystone", parse, binaries=("dhrystone",))

@@ -28,6 +28,7 @@ import json
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import ESCAPES
 
 DIRECTIONS = ("read", "write")
@@ -191,3 +192,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
             line=len(lines) or None,
         )
     return out
+
+
+CARD = Card("fio", parse, binaries=("fio",))

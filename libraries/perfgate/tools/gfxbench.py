@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 DECODER = json.JSONDecoder()
 
@@ -52,3 +53,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if not out:
         raise ParseError("gfxbench: no JSON result document with results[].score / gfx_result.fps", line=1)
     return out
+
+
+CARD = Card("gfxbench", parse)

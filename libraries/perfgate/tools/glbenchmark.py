@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 HEADER = re.compile(r"^(?P<name>GLB\w+ test)\s*\((?P<number>\d+)\)\s*$")
 FPS = re.compile(r"^\s*Fps:\s*([\d.]+)\s*$")
@@ -42,3 +43,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if not out:
         raise ParseError("glbenchmark: no 'GLB.. test (<number>)' result block with Fps or Rate lines", line=1)
     return out
+
+
+CARD = Card("glbenchmark", parse)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 SCORE = re.compile(r"^\s*glmark2 Score:\s*(\d+(?:\.\d+)?)\s*$")
 SCENE_START = re.compile(r"^\[[\w-]+\]")
@@ -68,3 +69,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                 raise ParseError(f"glmark2 printed no 'glmark2 Score:' line; it said: {line.strip()}", line=n)
         raise ParseError("glmark2 printed no 'glmark2 Score:' line", line=len(lines) or 1)
     return out
+
+
+CARD = Card("glmark2", parse, binaries=("glmark2", "glmark2-es2", "glmark2-es2-drm", "glmark2-es2-wayland"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 ENDED = re.compile(r"^Execution ended after (\d+):(\d+):(\d+(?:\.\d+)?)\s*$")
 EOS = re.compile(r'^Got EOS from element "[^"]+"')
@@ -46,3 +47,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if not eos:
         raise ParseError("gstreamer: the pipeline did not reach end of stream (no 'Got EOS from element')", line=1)
     raise ParseError("gstreamer: no 'Execution ended after h:mm:ss.n' line", line=1)
+
+
+CARD = Card("gstreamer", parse)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import CPU, DGRAM, ESCAPES, KPPS, LOSS, THROUGHPUT
 
 REPORT = re.compile(
@@ -115,3 +116,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if THROUGHPUT not in out:
         raise ParseError("no iperf report line (`[ ID] 0.0-60.0 sec ... bits/sec`)", line=len(lines) or None)
     return out
+
+
+CARD = Card("iperf", parse, binaries=("iperf",))

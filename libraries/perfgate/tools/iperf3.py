@@ -42,6 +42,7 @@ import shlex
 from dataclasses import dataclass
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import CPU, DGRAM, ESCAPES, KPPS, LOSS, THROUGHPUT
 
 SEND = "send throughput (Mbits/sec)"
@@ -342,3 +343,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     if not out:
         raise ParseError("no iperf3 result (no JSON `end`, no sender/receiver summary line)", line=len(lines) or None)
     return out
+
+
+CARD = Card("iperf3", parse, binaries=("iperf3",))

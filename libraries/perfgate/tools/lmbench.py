@@ -30,6 +30,7 @@ import shlex
 from functools import lru_cache
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import ESCAPES
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
@@ -382,3 +383,6 @@ def _size_mb_float(arg: str) -> float:
     if not m:
         return 1.0
     return float(m[1]) * {"": 1 / (1024 * 1024), "k": 1 / 1024, "m": 1}[m[2].lower()]
+
+
+CARD = Card("lmbench", parse)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 FREQ = re.compile(r"^freq:\s*([\d.]+)\s*Hz\s*$")
 FAILURE = re.compile(r"failed|cannot|invalid|No such|not found", re.I)
@@ -23,3 +24,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                 raise ParseError(f"modetest: {line.strip()}", line=n)
         raise ParseError("modetest: no 'freq: <n>Hz' line (is -v given?)", line=1)
     return {"fps": round(sum(freqs) / len(freqs), 3), "fps min": min(freqs), "fps max": max(freqs)}
+
+
+CARD = Card("modetest", parse)

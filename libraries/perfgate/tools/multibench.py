@@ -6,6 +6,7 @@ published: the board or lab data gives it). Metric: `<workload> (workloads/)`, t
 from __future__ import annotations
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.coremark_pro import key, mith_lines
 
 # The MultiBench workloads TI's guides publish (the suite is licensed: its names come from the guides' rows).
@@ -30,3 +31,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 def _of(command: str | None) -> str:
     return f" of `{command}`" if command else ""
+
+
+CARD = Card("multibench", parse, binaries=("multibench",))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 TESTS = ("NUMERIC SORT", "STRING SORT", "BITFIELD", "FP EMULATION", "FOURIER", "ASSIGNMENT", "IDEA", "HUFFMAN",
@@ -65,3 +66,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 def _of(command: str | None) -> str:
     return f" of `{command}`" if command else ""
+
+
+CARD = Card("nbench", parse, binaries=("nbench",))

@@ -35,6 +35,7 @@ import re
 import shlex
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import CPU, DGRAM, ESCAPES, KPPS, LOSS, THROUGHPUT
 
 SEND = "send throughput (Mbits/sec)"
@@ -298,3 +299,6 @@ def options(words: list[str]) -> tuple[dict[str, str], dict[str, str]]:
             i += 1
         i += 1
     return glob, test
+
+
+CARD = Card("netperf", parse, binaries=("netperf",))

@@ -39,6 +39,7 @@ import re
 import shlex
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import CPU, ESCAPES
 
 KB = "(KBytes/s)"
@@ -277,3 +278,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     for k in [k for k in out if k.endswith(KB)]:
         out[k[: -len(KB)] + MB] = round(out[k] / 1000.0, 6)
     return out
+
+
+CARD = Card("openssl", parse, binaries=("openssl",), warnings=warnings)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 READING = re.compile(r"^\s*(?P<rail>[A-Za-z][\w/.-]*)\s*[:=,]?\s*(?P<v>-?\d+(?:\.\d+)?)\s*(?P<unit>mW|W|uW|µW)?\s*$")
 SCALE = {"mW": 1.0, None: 1.0, "W": 1000.0, "uW": 0.001, "µW": 0.001}
@@ -41,3 +42,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
         raise ParseError("power meter: no '<rail> <value> [mW|W|uW]' line", line=1)
     out["total (mW)"] = total if total is not None else round(sum(out.values()), 4)
     return out
+
+
+CARD = Card("power", parse)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 KEY = "Total Resume Latency (ms)"
 LINE = re.compile(r"^\s*resume:\s*(method|alarm|running)\s+(\S+)(?:\s+\S+)?\s*$")
@@ -55,3 +56,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
         raise ParseError(f"line {seen['running'][0]}: user space ran at {running} s, before the alarm at {alarm} s: "
                          f"the board never slept{of}", line=seen["running"][0])  # fmt: skip
     return {KEY: round((running - alarm) * 1000.0, 3)}
+
+
+CARD = Card("resume", parse)

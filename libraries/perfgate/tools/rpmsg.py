@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 KEY_AVG = "Average round trip (usecs)"
 KEY_MAX = "Max round trip (usecs)"
@@ -108,3 +109,6 @@ def warnings(text: str, command: str | None = None) -> list[str]:
         f"tv_nsec alone) and are not in histogram.txt; they lower the printed average, as in TI's runs: "
         f"{true_avg:.1f} us without them"
     ]
+
+
+CARD = Card("rpmsg", parse, warnings=warnings)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 ROW = re.compile(
@@ -59,3 +60,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 def _of(command: str | None) -> str:
     return f" of `{command}`" if command else ""
+
+
+CARD = Card("stream", parse, binaries=("stream_c", "stream"))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 from perfgate.tools.common import ESCAPES
 
 BYTES_RE = re.compile(r"^\s*(\d+) bytes (read|written) in (\d+) ms", re.M)
@@ -86,3 +87,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("=> ")]
     said = " | ".join(lines[:3]) if lines else "(nothing)"
     raise ParseError(f"no `bytes read/written in` or `time:` line in U-Boot output; it printed: {said!r}")
+
+
+CARD = Card("uboot", parse)

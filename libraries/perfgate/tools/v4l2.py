@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 FPS = re.compile(r"^<*\s*([\d.]+)\s*fps(?:,\s*dropped buffers:\s*\d+)?\s*$")
 FAILURE = re.compile(r"Cannot open|failed|error|Invalid|not supported", re.I)
@@ -25,3 +26,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
                          line=1)  # fmt: skip
     steady = reports[1:] or reports
     return {"fps": round(sum(steady) / len(steady), 3)}
+
+
+CARD = Card("v4l2", parse)

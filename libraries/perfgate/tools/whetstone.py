@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from perfgate.errors import ParseError
+from perfgate.tools.card import Card
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 RESULT = re.compile(rf"C Converted (?:Double|Single) Precision Whetstones:\s*(?P<v>{NUM})\s*(?P<unit>MIPS|KIPS)", re.I)
@@ -49,3 +50,6 @@ def parse(text: str, command: str | None = None) -> dict[str, float]:
 
 def _of(command: str | None) -> str:
     return f" of `{command}`" if command else ""
+
+
+CARD = Card("whetstone", parse, binaries=("whetstone",))
