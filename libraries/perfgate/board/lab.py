@@ -26,18 +26,22 @@ from perfgate.labkinds import base as labkinds
 from perfgate.squad import target as squad_target
 
 DEFAULT_LAB = "sim"
-KINDS = labkinds.names()  # sim, qemu, hardware, labgrid, labgrid-env, lava: one module each in perfgate.labkinds
-HARDWARE_KINDS = tuple(k for k, cls in labkinds.kinds().items() if cls.hardware)  # kinds that may be real boards
-LAB_KEYS = {
+COMMON_KEYS = {
     "name", "kind", "virtual", "description", "serial", "power", "login", "ssh", "tester", "has", "storage",
     "power_meter", "boards", "start", "start_options", "ready_timeout", "stop", "min_timeout", "timeouts",
     "manual_timeout", "qemu", "image", "workloads", "duration", "squad",
-} | labkinds.own_keys()  # fmt: skip
+}  # fmt: skip
+LAB_KEYS = COMMON_KEYS | labkinds.own_keys()  # and each kind's own (labgrid, labgrid_env, lava)
 SECONDS_KEYS = ("ready_timeout", "min_timeout", "manual_timeout", "duration")  # a positive number of seconds each
 POWER_WORDS = ("none", "manual")
 # a command that starts or drives perfgate's simulated board (python -m perfgate sim / sim-power / sim-pdu ...)
 SIMULATED = re.compile(r"(?:^|[\s/'\"])(?:-m\s+)?perfgate(?:\s+|\.)sim(?:-power|-pdu|\.\w+)?(?:$|[\s'\"])")
 HOST_KEY_POLICIES = ("accept-new", "strict", "off")  # like OpenSSH's StrictHostKeyChecking accept-new / yes / no
+
+
+def lab_keys() -> set[str]:
+    """Every key a lab file may have: the common ones and those of every registered kind."""
+    return COMMON_KEYS | labkinds.own_keys()
 
 
 def board_profile(board: str, lab: Lab) -> dict:
@@ -80,7 +84,7 @@ def load(name: str | None, board: str) -> Lab:
     lab.describe = kind.banner
     overrides = (lab.data.get("boards") or {}).get(board) or {}
     for key, value in overrides.items():
-        if key in LAB_KEYS:  # a board's `key: null` clears the lab's key; deeper, null keeps the lab's value
+        if key in lab_keys():  # a board's `key: null` clears the lab's key; deeper, null keeps the lab's value
             lab.data[key] = None if value is None else merge(lab.data.get(key), value)
         else:
             lab.profile_overrides[key] = value
@@ -117,18 +121,21 @@ def _collect_lines(node: yaml.Node, path: tuple, lines: dict[tuple, int]) -> Non
 
 def validate(lab: Lab) -> None:
     d = lab.data
-    unknown = sorted(set(map(str, d)) - LAB_KEYS)
+    known = lab_keys()
+    unknown = sorted(set(map(str, d)) - known)
     if unknown:
-        raise lab.error(f"unknown key (known keys: {', '.join(sorted(LAB_KEYS))})", unknown[0])
-    if d.get("kind") not in KINDS:
-        raise lab.error(f"must be one of {', '.join(KINDS)}, not {d.get('kind')!r}", "kind")
+        raise lab.error(f"unknown key (known keys: {', '.join(sorted(known))})", unknown[0])
+    kinds = labkinds.kinds()
+    if d.get("kind") not in kinds:
+        raise lab.error(f"must be one of {', '.join(kinds)}, not {d.get('kind')!r}", "kind")
+    hardware = kinds[d["kind"]].hardware  # its boards may be real
     if "virtual" not in d:
-        d["virtual"] = d["kind"] not in HARDWARE_KINDS
+        d["virtual"] = not hardware
     if not isinstance(d["virtual"], bool):
         raise lab.error(f"must be true or false, not {d['virtual']!r}", "virtual")
-    if d["kind"] not in HARDWARE_KINDS and not d["virtual"]:
+    if not hardware and not d["virtual"]:
         raise lab.error(f"a {d['kind']} lab is virtual: it must never be reported as hardware", "virtual")
-    for name, cls in labkinds.kinds().items():  # a kind's own keys belong in a lab of that kind only
+    for name, cls in kinds.items():  # a kind's own keys belong in a lab of that kind only
         for key in cls.keys:
             if name != d["kind"] and d.get(key) is not None:
                 raise lab.error(f"only a `kind: {name}` lab {cls.takes}", key)
@@ -136,7 +143,7 @@ def validate(lab: Lab) -> None:
     start = d.get("start")
     if start is not None and not isinstance(start, (str, list)):
         raise lab.error("must be a command line (string or list)", "start")
-    if d["kind"] in HARDWARE_KINDS and not d["virtual"]:
+    if hardware and not d["virtual"]:
         refuse_simulated_board(lab)
     serial = d.get("serial")
     if not isinstance(serial, dict):

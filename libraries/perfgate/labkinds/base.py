@@ -109,7 +109,12 @@ class Access:
 
     # -- addresses
     def board_address(self) -> str:
+        """The board's address as the tester sees it: known once, then reused."""
         raise NotImplementedError
+
+    def learn_address(self) -> str:
+        """The board's address, learned now where the kind can (from the console), logged."""
+        return self.board_address()
 
     def tester_address(self) -> str:
         raise NotImplementedError

@@ -24,6 +24,7 @@ from robot.running.context import EXECUTION_CONTEXTS
 
 from perfgate import __version__, boards, runvars
 from perfgate.board.boardlock import BoardBusy, BoardLock
+from perfgate.board.console import ConsoleDriver
 from perfgate.board.lab import Lab, board_profile, load
 from perfgate.board.ssh import ssh_library
 from perfgate.board.strategy import Board as Strategy
@@ -34,10 +35,6 @@ from perfgate.robot.links import link_base
 from perfgate.robot.robotvars import var as _var
 
 LOG_LIMIT = 200_000  # characters of the serial transcript logged at the end (the file has everything)
-
-
-def _truthy(value: object) -> bool:
-    return str(value).strip().lower() not in ("", "false", "no", "none", "0", "off")
 
 
 def _text(value: object) -> str:
@@ -56,10 +53,6 @@ class Board:
         self.profile: dict = {}
         self._read_pos: int | None = None  # where `Read Board Console Until` reads on from
         self.lock: BoardLock | None = None  # this gate's hold on the board (perfgate.board.boardlock)
-
-    @property
-    def bring_up_error(self) -> str:
-        return self.access.bring_up_error if self.access is not None else ""
 
     # ------------------------------------------------------------------------------------------ lab
     @keyword
@@ -87,19 +80,13 @@ class Board:
             logger.console(f"perfgate: no LAB given: using the built-in lab `{self.lab.name}`")
         banner = self.lab.banner()
         logger.console(f"perfgate: {banner}")
-        if self.lab.virtual:
-            logger.warn(banner)
-        else:
-            logger.info(banner)
-        bi = BuiltIn()
-        bi.set_global_variable("${VIRTUAL}", self.lab.virtual)
-        bi.set_global_variable("${LAB_NAME}", self.lab.name)
-        bi.set_global_variable("${LAB_BANNER}", banner)
-        data = dict(self.lab.data)
-        data["name"] = self.lab.name
-        data["file"] = str(self.lab.path)  # what the workloads' reasons name (perfgate.workloads.base.lab_file)
-        data["profile_overrides"] = dict(self.lab.profile_overrides)  # for the gate (Use Lab): the same profile
-        return data
+        (logger.warn if self.lab.virtual else logger.info)(banner)
+        for name, value in (("VIRTUAL", self.lab.virtual), ("LAB_NAME", self.lab.name), ("LAB_BANNER", banner)):
+            BuiltIn().set_global_variable(f"${{{name}}}", value)
+        # the file: what the workloads' reasons name (perfgate.workloads.base.lab_file); the profile overrides: for the
+        # gate (Use Lab), the same profile
+        return {**self.lab.data, "name": self.lab.name, "file": str(self.lab.path),
+                "profile_overrides": dict(self.lab.profile_overrides)}  # fmt: skip
 
     @keyword
     def take_board(self) -> None:
@@ -125,11 +112,6 @@ class Board:
             self._console_say(f"{self.name} in LAB={self.lab.name} is free after {waited:.0f} s: this gate drives it")
         self.lock = lock
 
-    def _give_board_back(self) -> None:
-        if self.lock is not None:
-            self.lock.release()
-            self.lock = None
-
     @keyword
     def start_lab(self) -> None:
         """Start the lab: its kind (perfgate.labkinds) starts the board when the lab starts it (sim, qemu), takes a
@@ -140,9 +122,8 @@ class Board:
         if self.access is not None:  # up already (a user suite of this run brought it up): the same board
             logger.info(f"the {self.lab.name} lab's board is up already: taken as it is")
             return
-        context = {"board": self.name, "lab": self.lab.name}
-        for name in ("sim_speed", "faults", "sim_seed", "sim_spread", "sim_noise"):
-            context[name] = _text(_var(name.upper()))
+        names = ("sim_speed", "faults", "sim_seed", "sim_spread", "sim_noise")  # what the lab's templates may hold
+        context = {"board": self.name, "lab": self.lab.name, **{n: _text(_var(n.upper())) for n in names}}
         out_dir = Path(_text(_var("RUN_DIR")) or _text(_var("OUTPUT DIR")) or ".")
         self.transcript = out_dir / "serial.log"
         opening = labkinds.Opening(self.lab, self.name, self.profile, context, out_dir, say=self._console_say,
@@ -172,11 +153,14 @@ class Board:
             logger.info("the board stays up: a suite of this run uses it (perfgate.robot.userboard); it goes down "
                         "when the run ends")  # fmt: skip
             return
-        access, self.access = self.access, None
-        if access is not None:
-            labkinds.hold(None)
-            access.close()
-        self._give_board_back()
+        access, self.access, lock, self.lock = self.access, None, self.lock, None
+        try:
+            if access is not None:
+                labkinds.hold(None)
+                access.close()
+        finally:
+            if lock is not None:  # the board is free for the next gate
+                lock.release()
         if self.transcript and self.transcript.exists():
             text = self.transcript.read_text(encoding="utf-8", errors="replace")
             cut = f" (the last {LOG_LIMIT} shown here)" if len(text) > LOG_LIMIT else ""
@@ -191,7 +175,7 @@ class Board:
             raise AssertionError("no board: `Open Lab` (suites/__init__.robot) must come first")
         return self.access
 
-    def _console(self):
+    def _console(self) -> ConsoleDriver:
         access = self._access()
         if access.console is None:
             raise access.unsupported("console")
@@ -245,10 +229,7 @@ class Board:
     def learn_board_address(self) -> str:
         """Return the board's network address: the lab's `ssh.address`, or (`discover`) read once per boot from
         the board's interfaces on the console, and logged."""
-        with self._step("learn address") as b:
-            address = b.network.learn_address()
-        logger.info(f"board address: {address}")
-        return address
+        return self._access().learn_address()
 
     @keyword("Open SSH To Board")
     def open_ssh_to_board(self) -> None:
@@ -304,7 +285,8 @@ class Board:
         and CR removed; the raw bytes stay in serial.log)."""
         console = self._console()
         since = console.mark() if self._read_pos is None else self._read_pos
-        pattern = re.compile(expected) if _truthy(regexp) else expected
+        truthy = str(regexp).strip().lower() not in ("", "false", "no", "none", "0", "off")
+        pattern = re.compile(expected) if truthy else expected
         m = console.expect(pattern, float(timeout), what=expected, since=since)
         self._read_pos = m.end
         return console.text(since, m.end)
