@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
@@ -58,8 +59,7 @@ class Opening:
     out_dir: Path
     say: Callable[[str], None] = print  # the console and the log
     log: Callable[[str], None] = print  # the log only
-    ssh_library: Any = None
-    meta: Callable[[str, str], None] = field(default=lambda name, value: None)  # the top suite's metadata
+    ssh_library: Any = None  # the run's SSHLibrary instance (perfgate.board.ssh.ssh_library)
 
     @property
     def transcript(self) -> Path:
@@ -102,7 +102,7 @@ class Access:
                       quiet: float = 0.0) -> int:  # fmt: skip
         raise self.unsupported("console")
 
-    def strategy(self, what: str) -> Iterator[Any]:
+    def strategy(self, what: str) -> AbstractContextManager[Any]:
         """A context manager giving the board strategy (perfgate.board.strategy.Board) for one step `what`, the
         console seen meanwhile logged; a kind without one refuses."""
         raise self.unsupported(what)
