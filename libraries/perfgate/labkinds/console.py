@@ -76,8 +76,10 @@ class ConsoleKind(LabKind):
                 raise AssertionError(str(e)) from None
             if launcher and launcher.state.get("serial"):
                 serial["port"] = str(launcher.state["serial"])
-            console = reach.console(serial) if reach.console else None
-            console = console or Console(serial["port"], int(serial.get("baud", 115200)), opening.transcript)
+            if reach.console is not None:
+                console = reach.console(serial)
+            else:
+                console = Console(serial["port"], int(serial.get("baud", 115200)), opening.transcript)
             closers.insert(0, console.close)
             console.open()
             power = reach.power() if reach.power else None
