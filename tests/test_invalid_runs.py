@@ -278,9 +278,9 @@ def test_the_runner_brings_the_board_up_afresh_when_the_judge_asks_and_records_e
 
     class Board:
         reboots = 0
-        lava = None
+        reads_state = True
 
-        def reboot_board(self) -> None:
+        def reboot(self) -> None:
             self.reboots += 1
 
     seen: list[dict[str, list[int]]] = []
@@ -301,7 +301,7 @@ def test_the_runner_brings_the_board_up_afresh_when_the_judge_asks_and_records_e
 
     board = Board()
     monkeypatch.setattr(plan, "workload", lambda suite: Echo())
-    result = Runner(s, board_library=lambda: board, link=str).measure("stream", AcrossBoots())  # type: ignore[arg-type]
+    result = Runner(s, access=lambda: board, link=str).measure("stream", AcrossBoots())  # type: ignore[arg-type]
     assert board.reboots == 1
     assert seen == [{one.id: [0]}, {one.id: [0, 1]}, {one.id: [0, 1, 1]}]
     assert result.boots[one.id] == [0, 1, 1] and len(result.samples[one.id]) == 3

@@ -59,7 +59,7 @@ def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Session, Ju
 
 def runner(s: Session, monkeypatch: pytest.MonkeyPatch, workload: Workload) -> Runner:
     monkeypatch.setattr(plan, "workload", lambda suite: workload)
-    return Runner(s, board_library=lambda: None, link=lambda path: Path(path).name)
+    return Runner(s, access=lambda: None, link=lambda path: Path(path).name)
 
 
 def test_a_clear_value_runs_once_and_its_output_is_kept(opened, monkeypatch) -> None:

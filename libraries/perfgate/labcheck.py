@@ -30,10 +30,10 @@ from perfgate import boards, criteria, paths
 from perfgate.board import lab as labs
 from perfgate.datafile import load_mapping
 from perfgate.errors import DataError, PerfgateError
+from perfgate.labkinds import base as labkinds
 from perfgate.workloads import settings
 
 COMMAND_KEYS = (("start",), ("stop",), ("power", "on"), ("power", "off"), ("power", "cycle"), ("power_meter",))
-OWN_CONSOLE_KINDS = ("sim", "qemu", "hardware")  # kinds whose `serial.port` is the console (labgrid: the place's)
 NOT_COMMANDS = ("board", "none", "manual")  # power_meter: board; power: none / manual
 
 
@@ -133,7 +133,8 @@ def _check_host(lab: labs.Lab, report: Report, resolve_hosts: bool) -> None:
     """What the lab names on this host: devices, commands, hosts, files."""
     d = lab.data
     port = str((d.get("serial") or {}).get("port") or "")
-    if port and not labs.TEMPLATE.search(port) and d["kind"] in OWN_CONSOLE_KINDS:
+    kind = labkinds.kind(d["kind"])
+    if port and not labs.TEMPLATE.search(port) and kind.own_console:  # (labgrid: the place's console, not a port)
         if "://" in port:
             url = urlsplit(port)
             if url.scheme in ("socket", "rfc2217") and resolve_hosts and url.hostname:
@@ -156,16 +157,10 @@ def _check_host(lab: labs.Lab, report: Report, resolve_hosts: bool) -> None:
         _resolves(lab, report, str((d.get("tester") or {}).get("address") or "host"), ("tester", "address"), ("host",))
     _check_files(lab, report)
     _check_password(lab, report)
-    coordinator = (d.get("labgrid") or {}).get("coordinator") if d["kind"] == "labgrid" else None
-    if resolve_hosts and isinstance(coordinator, str):  # HOST:PORT ([v6]:PORT)
-        host = coordinator.rsplit(":", 1)[0].strip("[]") if ":" in coordinator else coordinator
-        _resolves(lab, report, host, ("labgrid", "coordinator"))
-    if d["kind"] == "labgrid-env":  # the environment file, its target, its devices and commands, nothing activated
-        from perfgate.board import labgrid_env
-
-        report.problems += labgrid_env.check(lab, _command_problem)
-    if d["kind"] == "lava":
-        _check_lava(lab, report, resolve_hosts)
+    hosts: list[tuple[str, tuple[str, ...]]] = []  # the hosts the kind names, resolved after its own problems
+    report.problems += kind.check(lab, _command_problem, lambda host, key: hosts.append((host, key)))  # nothing opened
+    for host, key in hosts if resolve_hosts else []:
+        _resolves(lab, report, host, key)
 
 
 def _check_files(lab: labs.Lab, report: Report) -> None:
@@ -191,23 +186,6 @@ def _check_password(lab: labs.Lab, report: Report) -> None:
         report.problems.append(lab.error(f"the environment variable {env} is not set: the gate would type an empty "
                                          f"password (export {env}=..., or {env}= for a board without one, or drop "
                                          "password_env)", "login", "password_env"))  # fmt: skip
-
-
-def _check_lava(lab: labs.Lab, report: Report, resolve_hosts: bool) -> None:
-    """The LAVA token is there (token_env set, or lavacli's identity file has the identity) and the server
-    resolves; nothing is submitted or connected."""
-    from perfgate.lava import settings as lava_settings
-
-    lava = lava_settings.settings(lab)
-    try:
-        lava.token()
-    except DataError as e:
-        key = "token_env" if lava.token_env else "identity"
-        message = e.message.split(": ", 1)[1] if e.message.startswith("lava.") else e.message
-        report.problems.append(lab.error(message, "lava", key))
-    host = urlsplit(lava.server).hostname
-    if resolve_hosts and host:
-        _resolves(lab, report, host, ("lava", "server"))
 
 
 def _command_problem(command: object) -> str | None:

@@ -1,7 +1,9 @@
 """Board control, modelled on labgrid's strategy: a small state machine off -> uboot -> shell whose transitions use
 drivers chosen by lab data (variables/labs/<lab>.yaml):
 
-- lab.py       the lab file: validated (errors name the file, key and line), per-board overrides, templates
+- lab.py       the lab file: validated (errors name the file, key and line), per-board overrides; a kind's own keys
+               are its module's in perfgate.labkinds
+- labfile.py   the Lab as drivers and lab kinds read it, and the templates (`expand`)
 - lab_labgrid.py  a `kind: labgrid` lab's `labgrid:` mapping (lab data: the farm reads it, it imports no farm)
 - timeouts.py  every bring-up wait: defaults, the names a lab may set, scaling for a fast (simulated) board
 - launcher.py  virtual labs: start the board process (`start:`), read its state file, stop it, no orphans

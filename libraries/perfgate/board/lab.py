@@ -2,98 +2,46 @@
 
 `load(name, board)` validates the file (every error names the file, the key and its line), applies the lab's
 per-board overrides (`boards.<board>`: lab keys override the lab, other keys override the board profile) and
-returns a `Lab`. No name means the built-in `sim` lab.
+returns a `Lab`. No name means the built-in `sim` lab. What a lab kind adds (its own keys, whether it may be
+hardware, its profile overrides, its banner) is its module's in perfgate.labkinds; the Lab itself and the
+templates are perfgate.board.labfile's.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from perfgate import address, boards, paths
-from perfgate.board import lab_labgrid, lab_labgrid_env
+from perfgate.board.labfile import TEMPLATE as TEMPLATE
+from perfgate.board.labfile import Lab as Lab
+from perfgate.board.labfile import _line
+from perfgate.board.labfile import expand as expand
 from perfgate.board.timeouts import TIMEOUTS
 from perfgate.datafile import load_mapping, merge
 from perfgate.errors import DataError, UnknownBoard
-from perfgate.lava import OWNS_BOARD
-from perfgate.lava import settings as lava_settings
+from perfgate.labkinds import base as labkinds
 from perfgate.squad import target as squad_target
 
 DEFAULT_LAB = "sim"
-KINDS = ("sim", "qemu", "hardware", "labgrid", "labgrid-env", "lava")
-HARDWARE_KINDS = ("hardware", "labgrid", "labgrid-env", "lava")  # kinds that may be real boards
-LAB_KEYS = {
+COMMON_KEYS = {
     "name", "kind", "virtual", "description", "serial", "power", "login", "ssh", "tester", "has", "storage",
     "power_meter", "boards", "start", "start_options", "ready_timeout", "stop", "min_timeout", "timeouts",
-    "manual_timeout", "qemu", "image", "labgrid", "labgrid_env", "lava", "workloads", "duration",
-    "squad",
+    "manual_timeout", "qemu", "image", "workloads", "duration", "squad",
 }  # fmt: skip
+LAB_KEYS = COMMON_KEYS | labkinds.own_keys()  # and each kind's own (labgrid, labgrid_env, lava)
 SECONDS_KEYS = ("ready_timeout", "min_timeout", "manual_timeout", "duration")  # a positive number of seconds each
 POWER_WORDS = ("none", "manual")
 # a command that starts or drives perfgate's simulated board (python -m perfgate sim / sim-power / sim-pdu ...)
 SIMULATED = re.compile(r"(?:^|[\s/'\"])(?:-m\s+)?perfgate(?:\s+|\.)sim(?:-power|-pdu|\.\w+)?(?:$|[\s'\"])")
 HOST_KEY_POLICIES = ("accept-new", "strict", "off")  # like OpenSSH's StrictHostKeyChecking accept-new / yes / no
-TEMPLATE = re.compile(r"\{(python|board|state|sim_speed|faults|sim_seed|sim_spread|sim_noise|lab)(?:\.(\w+))?\}")
 
 
-@dataclass
-class Lab:
-    name: str
-    path: Path
-    data: dict[str, Any]  # the validated lab, per-board overrides applied
-    profile_overrides: dict[str, Any] = field(default_factory=dict)
-    lines: dict[tuple, int] = field(default_factory=dict)
-
-    @property
-    def kind(self) -> str:
-        return self.data["kind"]
-
-    @property
-    def virtual(self) -> bool:
-        return bool(self.data.get("virtual"))
-
-    @property
-    def console_only(self) -> bool:
-        """`ssh: none`: the board is reached over its serial console only (no network, no SSH)."""
-        return self.data.get("ssh") == "none"
-
-    @property
-    def launched(self) -> bool:
-        """The gate starts the board itself (sim, qemu): the lab has a `start` command."""
-        return bool(self.data.get("start"))
-
-    @property
-    def power_mode(self) -> str:
-        p = self.data.get("power")
-        return p if isinstance(p, str) else "command"
-
-    def banner(self) -> str:
-        if self.kind == "lava":
-            lv = self.data["lava"]
-            what = "virtual board (the lab says so), not hardware" if self.virtual else "hardware"
-            return f"LAB={self.name}: LAVA lab {lv['server']}, device type {lv['device_type']}: {what}"
-        if self.kind == "sim":
-            return f"LAB={self.name}: simulated board, not hardware"
-        if self.virtual and self.kind == "qemu":
-            return f"LAB={self.name}: QEMU virtual board, not hardware"
-        if self.virtual:
-            return f"LAB={self.name}: virtual board (the lab says so), not hardware"
-        return f"LAB={self.name}: hardware lab ({self.data.get('description') or self.path.name})"
-
-    def file(self, value: str) -> Path:
-        """A path the lab names (ssh.key, ssh.known_hosts, labgrid_env.file): `~` expanded, a relative one read
-        from the lab file's folder."""
-        p = Path(value).expanduser()
-        return p if p.is_absolute() else self.path.parent / p
-
-    def error(self, message: str, *key: str | int) -> DataError:
-        return DataError(f"{'.'.join(map(str, key))}: {message}" if key else message, self.path, _line(self.lines, key))
+def lab_keys() -> set[str]:
+    """Every key a lab file may have: the common ones and those of every registered kind."""
+    return COMMON_KEYS | labkinds.own_keys()
 
 
 def board_profile(board: str, lab: Lab) -> dict:
@@ -132,17 +80,18 @@ def load(name: str | None, board: str) -> Lab:
     _collect_lines(node, (), lines)
     lab = Lab(name=str(data.get("name") or path.stem), path=path, data=_normalise(data), lines=lines)
     validate(lab)
+    kind = labkinds.kind(lab.kind)
+    lab.describe = kind.banner
     overrides = (lab.data.get("boards") or {}).get(board) or {}
     for key, value in overrides.items():
-        if key in LAB_KEYS:  # a board's `key: null` clears the lab's key; deeper, null keeps the lab's value
+        if key in lab_keys():  # a board's `key: null` clears the lab's key; deeper, null keeps the lab's value
             lab.data[key] = None if value is None else merge(lab.data.get(key), value)
         else:
             lab.profile_overrides[key] = value
     if overrides:
         validate(lab)
-    if lab.kind == "lava":  # LAVA boots the board: no suite reaches U-Boot (perfgate.board.traits.no_uboot_reason)
-        lab.profile_overrides["uboot"] = merge(lab.profile_overrides.get("uboot"), {"unreachable": OWNS_BOARD})
-        lab.profile_overrides["console"] = {"unreachable": OWNS_BOARD}  # (no_console_reason: boot time, low power)
+    for key, value in kind.profile(lab).items():  # what the kind implies (LAVA boots the board: no U-Boot)
+        lab.profile_overrides[key] = merge(lab.profile_overrides.get(key), value)
     if lab.console_only:  # every part of the gate (board, workloads) sees a board without network
         lab.profile_overrides["network"] = False
     return lab
@@ -170,35 +119,31 @@ def _collect_lines(node: yaml.Node, path: tuple, lines: dict[tuple, int]) -> Non
             _collect_lines(v, (*path, i), lines)
 
 
-def _line(lines: dict[tuple, int], key: tuple) -> int | None:
-    key = tuple(str(k) for k in key)
-    while key:
-        if key in lines:
-            return lines[key]
-        key = key[:-1]
-    return lines.get(()) if lines else None
-
-
 def validate(lab: Lab) -> None:
     d = lab.data
-    unknown = sorted(set(map(str, d)) - LAB_KEYS)
+    known = lab_keys()
+    unknown = sorted(set(map(str, d)) - known)
     if unknown:
-        raise lab.error(f"unknown key (known keys: {', '.join(sorted(LAB_KEYS))})", unknown[0])
-    if d.get("kind") not in KINDS:
-        raise lab.error(f"must be one of {', '.join(KINDS)}, not {d.get('kind')!r}", "kind")
+        raise lab.error(f"unknown key (known keys: {', '.join(sorted(known))})", unknown[0])
+    kinds = labkinds.kinds()
+    if d.get("kind") not in kinds:
+        raise lab.error(f"must be one of {', '.join(kinds)}, not {d.get('kind')!r}", "kind")
+    hardware = kinds[d["kind"]].hardware  # its boards may be real
     if "virtual" not in d:
-        d["virtual"] = d["kind"] not in HARDWARE_KINDS
+        d["virtual"] = not hardware
     if not isinstance(d["virtual"], bool):
         raise lab.error(f"must be true or false, not {d['virtual']!r}", "virtual")
-    if d["kind"] not in HARDWARE_KINDS and not d["virtual"]:
+    if not hardware and not d["virtual"]:
         raise lab.error(f"a {d['kind']} lab is virtual: it must never be reported as hardware", "virtual")
-    lab_labgrid.validate(lab)  # kind: labgrid (the place gives the console and the power)
-    lab_labgrid_env.validate(lab)  # kind: labgrid-env (the user's labgrid environment file's target does)
-    lava_settings.validate(lab)  # kind: lava (LAVA owns the board: its jobs deploy, boot and run the commands)
+    for name, cls in kinds.items():  # a kind's own keys belong in a lab of that kind only
+        for key in cls.keys:
+            if name != d["kind"] and d.get(key) is not None:
+                raise lab.error(f"only a `kind: {name}` lab {cls.takes}", key)
+    labkinds.kind(d["kind"]).validate(lab)  # its own keys (labgrid: the place gives the console and the power)
     start = d.get("start")
     if start is not None and not isinstance(start, (str, list)):
         raise lab.error("must be a command line (string or list)", "start")
-    if d["kind"] in HARDWARE_KINDS and not d["virtual"]:
+    if hardware and not d["virtual"]:
         refuse_simulated_board(lab)
     serial = d.get("serial")
     if not isinstance(serial, dict):
@@ -384,37 +329,3 @@ def _check_storage(lab: Lab) -> None:
                                     "storage", key, sub)  # fmt: skip
         elif not (isinstance(value, str) and SAFE_PATH.fullmatch(value)):
             raise lab.error(f"must be an absolute path (letters, digits, . _ + - /), not {value!r}", "storage", key)
-
-
-def expand(value: Any, context: dict[str, Any], quote: bool = False) -> Any:
-    """Fill {python}, {board}, {state}, {state.<key>}, {sim_speed}, {faults}, {sim_seed}, {sim_spread}, {sim_noise} into
-    strings.
-    A leading bare `python` in a command becomes this interpreter, so commands run in the gate's environment.
-    `quote`: the strings are shell commands (power, stop): every value filled in is shell-quoted."""
-    if isinstance(value, dict):
-        return {k: expand(v, context, quote) for k, v in value.items()}
-    if isinstance(value, list):
-        return [expand(v, context, quote) for v in value]
-    if not isinstance(value, str):
-        return value
-
-    def one(m: re.Match) -> str:
-        text = _value(m)
-        return shlex.quote(text) if quote and text else text
-
-    def _value(m: re.Match) -> str:
-        name, sub = m.group(1), m.group(2)
-        if name == "python":
-            return sys.executable
-        if name == "state" and sub:
-            state = context.get("state_data") or {}
-            if sub not in state:
-                raise DataError(f"the board's state file has no {sub!r} (it has {', '.join(state) or 'nothing'})")
-            return str(state[sub])
-        v = context.get(name)
-        return "" if v is None else str(v)
-
-    out = TEMPLATE.sub(one, value)
-    if out.startswith("python ") or out.startswith("python3 "):
-        out = shlex.quote(sys.executable) + out[out.index(" ") :]
-    return out

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from perfgate.board.lab import Lab, expand
+from perfgate.board.labfile import Lab, expand
 
 
 class LaunchError(AssertionError):

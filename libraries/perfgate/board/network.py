@@ -13,7 +13,7 @@ import os
 import socket
 
 from perfgate.board.errors import BringUpError
-from perfgate.board.lab import Lab, expand
+from perfgate.board.labfile import Lab, expand
 from perfgate.board.shell import ShellDriver
 from perfgate.board.ssh import SshDriver, SshShell
 

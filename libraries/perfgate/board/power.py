@@ -64,7 +64,7 @@ class DriverPower:
 def power_from_lab(lab: Any, context: dict, timeout: float, soft_reset: Callable[[str], None]) -> PowerDriver:
     """The lab's `power`: commands (filled in and shell-quoted), `manual` (the operator), or none (`soft_reset`,
     the strategy's reset from wherever the board is)."""
-    from perfgate.board.lab import expand
+    from perfgate.board.labfile import expand
 
     if lab.power_mode == "command":
         return CommandPower(expand(lab.data["power"], context, quote=True), timeout=timeout)

@@ -22,7 +22,7 @@ from typing import Any
 
 import paramiko
 
-from perfgate.board.lab import Lab, expand
+from perfgate.board.labfile import Lab, expand
 from perfgate.board.shell import CommandTimeout, ConnectionDropped
 
 ALIAS = "board"

@@ -19,7 +19,7 @@ from typing import Any
 
 from perfgate.board.console import ConsoleDriver
 from perfgate.board.errors import BringUpError
-from perfgate.board.lab import Lab
+from perfgate.board.labfile import Lab
 from perfgate.board.network import NetworkDriver
 from perfgate.board.power import ManualPower, PowerDriver, power_from_lab
 from perfgate.board.reset import SoftReset

@@ -4,8 +4,8 @@ It is also a listener (library listener, GLOBAL scope): every suite imports it t
 so it sees each test end and records the judged criterion in results/<board>/<run>/metrics.json at once.
 
 The work is done by the rooms of perfgate.run (session, plan, runner, recording) and by perfgate.decision; this library
-only turns keywords and listener calls into theirs. Board access goes through the board library
-(perfgate.robot.board.Board): `run_on_board()` and `uboot_command()`.
+only turns keywords and listener calls into theirs. The runner reaches the board through the access the lab's kind
+started (perfgate.labkinds.base.opened), not through the board library.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from perfgate import __version__, boards
 from perfgate.datafile import merge
 from perfgate.decision.judge import Judge
 from perfgate.errors import PerfgateError
+from perfgate.labkinds import base as labkinds
 from perfgate.report.recorder import RunRecorder
 from perfgate.robot import squad as squad_option
 from perfgate.robot.criteria_reader import criteria_problem
@@ -35,7 +36,6 @@ from perfgate.run.recording import Outcome, Recording, outcome, say_judged, verd
 from perfgate.run.runner import Runner
 from perfgate.run.session import Session, board_versions, selected_suites
 
-BOARD_LIBRARY = "perfgate.robot.board.Board"
 GATE_LIBRARY = "perfgate.robot.gate.Gate"
 
 
@@ -45,7 +45,7 @@ class Gate:
 
     def __init__(self) -> None:
         self.session = Session(var=_var)
-        self.runner = Runner(self.session, self.board_library, self._link)
+        self.runner = Runner(self.session, labkinds.opened, self._link)
         self.judge: Judge | None = None
         self.recording: Recording | None = None
         self._pending: dict[str, Outcome] = {}  # criterion id -> what `Criterion Should Hold` left
@@ -270,11 +270,6 @@ class Gate:
         self.session.collect_robot_files_after_exit()
 
     # ----------------------------------------------------------------------------------------------- helpers
-    def board_library(self):
-        from perfgate.robot.board import Board  # GLOBAL: the instance suites/__init__.robot opened
-
-        return Board.active or BuiltIn().get_library_instance(BOARD_LIBRARY)
-
     def _href(self, path: Path | str) -> str:
         """`path` relative to where the log is written (perfgate.report.robotfiles rewrites it for the copies)."""
         return os.path.relpath(path, _link_base())

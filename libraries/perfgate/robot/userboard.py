@@ -72,7 +72,7 @@ class UserBoard:
         bi = BuiltIn()
         bi.import_library(BOARD_LIBRARY)  # GLOBAL scope: the gate's own instance when the gate imported it
         b = bi.get_library_instance(BOARD_LIBRARY)
-        if b.board is None and getattr(b, "lava", None) is None:
+        if b.access is None:
             name = _text(board) or _text(bi.get_variable_value("${BOARD}"))
             if not name:
                 raise AssertionError("no board is up and BOARD is not set: run with -v BOARD:<board>, or give "
@@ -81,10 +81,10 @@ class UserBoard:
             b.start_lab()
             b.bring_up_board()
             logger.console(f"perfgate: {b.name} brought up for {bi.get_variable_value('${SUITE NAME}')}")
-        elif b.board is not None and b.board.state != "shell":  # a U-Boot suite left it at the U-Boot prompt
+        elif b.access.state() != "shell":  # a U-Boot suite left it at the U-Boot prompt
             b.bring_up_board()
-        if b.board is not None and b.board.state != "shell":
-            raise AssertionError(f"the board is not at its shell: {b.bring_up_error or b.board.state}")
+        if b.access.state() != "shell":
+            raise AssertionError(f"the board is not at its shell: {b.access.bring_up_error or b.access.state()}")
         self.board = b
         if b.lab is not None and not b.lab.console_only:
             bi.import_library("SSHLibrary")
@@ -94,7 +94,7 @@ class UserBoard:
 
     def close(self) -> None:
         """Robot ends: the board goes down (its console, SSH, the lab's board process)."""
-        if self.board is not None and (self.board.board is not None or self.board.console is not None):
+        if self.board is not None and self.board.access is not None:
             try:
                 self.board.close_lab(final=True)
             except Exception as e:  # the run's results are written already

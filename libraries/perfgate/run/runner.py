@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from robot.api import logger
 
@@ -23,6 +22,7 @@ from perfgate.decision import validity
 from perfgate.decision.judge import Judge, SuiteState
 from perfgate.decision.verdict import Judgement
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
+from perfgate.labkinds.base import Access
 from perfgate.model import Criterion
 from perfgate.report import progress
 from perfgate.run import plan
@@ -102,11 +102,11 @@ class Context:
             if where == "host":
                 text = r.run_on_host(command, timeout)
             else:
-                board = r.board_library()
+                board = r.board()
                 if where == "uboot":
-                    text = board.uboot_command(command, timeout=timeout, setup=setup)
+                    text = board.uboot(command, timeout=timeout, setup=setup)
                 else:
-                    text = board.run_on_board(command, timeout=timeout, where=where)
+                    text = board.run(command, timeout=timeout, where=where)
         except BaseException as e:
             logger.console(progress.finished(self.suite, time.monotonic() - started, e))
             raise
@@ -124,14 +124,14 @@ class Context:
         return text
 
     def tester(self) -> str:
-        return self._runner.board_library().tester_address()
+        return self._runner.board().tester_address()
 
     def console_mark(self) -> int:
-        return self._runner.board_library().console_mark()
+        return self._runner.board().console_mark()
 
     def await_console(self, patterns: list[str], *, since: int, timeout: float, abort: list[str] | None = None,
                       quiet: float = 0.0, label: str = "") -> int:  # fmt: skip
-        board = self._runner.board_library()
+        board = self._runner.board()
         what = " then ".join(f"`{p}`" for p in patterns)
         logger.console(progress.starting(self.suite, "console", f"(waiting for {what})", timeout, None))
         started = time.monotonic()
@@ -145,7 +145,7 @@ class Context:
         logger.console(progress.finished(self.suite, time.monotonic() - started))
         return end
 
-    def _keep_console(self, board: Any, since: int, label: str, what: str, elapsed: float) -> None:
+    def _keep_console(self, board: Access, since: int, label: str, what: str, elapsed: float) -> None:
         text = board.console_text(since)
         path = self._runner.keep_evidence(self.suite, label or "console", f"(console: {what})", text, elapsed,
                                           "console")  # fmt: skip
@@ -154,19 +154,20 @@ class Context:
 
     def board_address(self) -> str:
         """The board's address as the tester sees it (learned from the console, or the lab's)."""
-        return self._runner.board_library().board_address()
+        return self._runner.board().board_address()
 
     def note(self, message: str) -> None:
         logger.info(f"{self.suite}: {message}", also_console=False)
 
 
 class Runner:
-    """Runs the suites of one run. `board_library()` is the board library (perfgate.robot.board.Board) commands go
-    to; `link(path)` is the log's HTML link to an evidence file."""
+    """Runs the suites of one run. `access()` is the board the lab's kind started (perfgate.labkinds.base.Access,
+    None when there is none: commands on this host only) that commands go to; `link(path)` is the log's HTML link to
+    an evidence file."""
 
-    def __init__(self, session: Session, board_library: Callable[[], Any], link: Callable[[str], str]) -> None:
+    def __init__(self, session: Session, access: Callable[[], Access | None], link: Callable[[str], str]) -> None:
         self.session = session
-        self.board_library = board_library
+        self.access = access
         self.link = link
         self.suites: dict[str, SuiteResult] = {}
         self.by_id: dict[str, SuiteResult] = {}  # criterion id -> its measured suite
@@ -178,6 +179,13 @@ class Runner:
         self._clean: tuple[float, validity.State] | None = None  # the last read after a command, when it was clean
         self._timings: progress.Timings | None = None  # the board's earlier runs' time per command and suite
         self.elapsed: dict[str, float] = {}  # evidence file -> seconds its command took
+
+    def board(self) -> Access:
+        """The started board; AssertionError when no lab started one."""
+        access = self.access()
+        if access is None:
+            raise AssertionError("no board: no lab has started one (`Start Lab`, suites/__init__.robot)")
+        return access
 
     def measure(self, suite: str, judge: Judge) -> SuiteResult:
         """Run the suite's workload, keep every raw output, and judge each criterion of the board. Every command runs
@@ -309,12 +317,12 @@ class Runner:
     def reboot(self, suite: str) -> None:
         """Bring the board up afresh before the next round (the judge asked for repetition across boots): the board
         library's reboot (a power-cycle where the lab has a switch), then the shell and SSH again."""
-        board = self.board_library()
-        if board is None:  # no board library (commands on this host only): nothing to boot
+        board = self.access()
+        if board is None:  # no board (commands on this host only): nothing to boot
             return
         logger.console(f"perfgate: {suite}: the board is brought up afresh before the next round")
         try:
-            board.reboot_board()
+            board.reboot()
         except AssertionError as e:  # the next round finds the board lost, and says so
             logger.error(f"{suite}: the reboot before the next round failed: {e}")
         self.reboots += 1
@@ -327,13 +335,13 @@ class Runner:
         clean, self._clean = self._clean, None  # used once: a command that fails leaves no read after it
         if reuse and clean is not None and time.monotonic() - clean[0] <= REUSE_SECONDS:
             return clean[1]
-        board = self.board_library()
+        board = self.access()
         if self._state is None:
             self._state = self._state_settings(board)
         if not self._state[0] or board is None:
             return None
         try:
-            text = board.run_on_board(self._state[0], timeout=float(self._state[2].get("timeout", 15)))
+            text = board.run(self._state[0], timeout=float(self._state[2].get("timeout", 15)))
         except (AssertionError, PerfgateError) as e:
             logger.info(f"the board's state could not be read: {e}")
             return None
@@ -344,8 +352,8 @@ class Runner:
             self.boot_ids.append(state.boot_id)
         return state
 
-    def _state_settings(self, board: Any) -> tuple[str, dict, dict]:
-        if board is None or getattr(board, "lava", None) is not None:
+    def _state_settings(self, board: Access | None) -> tuple[str, dict, dict]:
+        if board is None or not board.reads_state:
             return "", {}, {}
         s = self.session
         try:

@@ -1,4 +1,4 @@
-"""The board library's side of a `kind: lava` lab (perfgate.robot.board.Board delegates to it).
+"""`kind: lava`: jobs on a LAVA server (docs/lava.md). The lab's `lava:` mapping is perfgate.lava.settings'.
 
 LAVA owns the board, so bring-up is LAVA's boot action: `Bring Up Board` checks the server, the token and the
 device type, plans every selected suite's commands (their workloads' plan()) and submits the first job with all of
@@ -14,11 +14,13 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from robot.api import logger
 from robot.libraries.BuiltIn import BuiltIn, RobotNotRunningError
 
-from perfgate.errors import PerfgateError
+from perfgate.errors import DataError, PerfgateError
+from perfgate.labkinds.base import Access, LabFile, LabKind, Opening, register
 from perfgate.lava import OWNS_BOARD
 from perfgate.lava import plan as lava_plan
 from perfgate.lava import settings as lava_settings
@@ -41,9 +43,57 @@ def selected_suites(run_dir: Path, criteria_dir: Path) -> list[str]:
     return sorted(p.stem for p in criteria_dir.glob("*.csv"))
 
 
-class LavaBoard:
+@register
+class Lava(LabKind):
+    name = "lava"
+    keys = ("lava",)
+    takes = "submits jobs to a LAVA server"
+    hardware = True
+    exclusive = False  # LAVA's scheduler hands the board to one job at a time
+    own_console = False
+    order = 5
+
+    def validate(self, lab: LabFile) -> None:
+        lava_settings.validate(lab)  # type: ignore[arg-type]
+
+    def profile(self, lab: LabFile) -> dict[str, Any]:
+        """No suite reaches U-Boot or waits on the console (perfgate.board.traits no_uboot_reason, no_console_reason:
+        boot time, low power)."""
+        return {"uboot": {"unreachable": OWNS_BOARD}, "console": {"unreachable": OWNS_BOARD}}
+
+    def banner(self, lab: LabFile) -> str | None:
+        lv = lab.data["lava"]
+        what = "virtual board (the lab says so), not hardware" if lab.virtual else "hardware"
+        return f"LAB={lab.name}: LAVA lab {lv['server']}, device type {lv['device_type']}: {what}"
+
+    def check(self, lab: LabFile, command_problem: Callable[[object], str | None],
+              resolves: Callable[[str, tuple[str, ...]], None]) -> list[PerfgateError]:  # fmt: skip
+        """The LAVA token is there (token_env set, or lavacli's identity file has the identity) and the server
+        resolves; nothing is submitted or connected."""
+        problems: list[PerfgateError] = []
+        lava = lava_settings.settings(lab)  # type: ignore[arg-type]
+        try:
+            lava.token()
+        except DataError as e:
+            key = "token_env" if lava.token_env else "identity"
+            message = e.message.split(": ", 1)[1] if e.message.startswith("lava.") else e.message
+            problems.append(lab.error(message, "lava", key))
+        host = urlsplit(lava.server).hostname
+        if host:
+            resolves(host, ("lava", "server"))
+        return problems
+
+    def start(self, opening: Opening) -> LavaAccess:
+        """No console, no power: LAVA's jobs boot the board (`bring_up` submits the first)."""
+        return LavaAccess(opening.lab, opening.board, opening.profile, opening.say)
+
+
+class LavaAccess(Access):
+    reads_state = False  # the commands are planned ahead into jobs: no state read around each
+
     def __init__(self, lab: object, board: str, profile: dict, say: Callable[[str], None]) -> None:
         self.lab = lab
+        self.name = board
         self.board = board
         self.profile = profile
         self.say = say
@@ -86,7 +136,7 @@ class LavaBoard:
     # ------------------------------------------------------------------------------------------------ commands
     def run(self, command: str, timeout: float, where: str) -> str:
         if where in ("uboot", "boot"):
-            self.unsupported("U-Boot" if where == "uboot" else "boot time")
+            raise self.unsupported("U-Boot" if where == "uboot" else "boot time")
         if self.session is None:
             raise AssertionError(f"bring-up failed: {self.error}" if self.error else "no LAVA job: bring-up first")
         try:
@@ -96,12 +146,16 @@ class LavaBoard:
         logger.info(f"{where}: `{command}` served from LAVA job {self._job_of(command)}")
         return text
 
+    def state(self) -> str:
+        """`shell` once the first job is submitted: LAVA's jobs run the commands in the board's shell."""
+        return "shell" if self.session is not None else "unknown"
+
     def prefetch(self, commands: list[tuple[str, float]]) -> None:
         if self.session is not None:
             self.session.prefetch(commands)
 
-    def unsupported(self, what: str) -> None:
-        raise AssertionError(f"{what}: {OWNS_BOARD}")
+    def unsupported(self, what: str) -> AssertionError:
+        return AssertionError(f"{what}: {OWNS_BOARD}")
 
     def tester_address(self) -> str:
         address = str((self.lab.data.get("tester") or {}).get("address") or "host")  # type: ignore[attr-defined]
