@@ -4,6 +4,7 @@ simulator's draws checked against its regime's figures."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
@@ -137,6 +138,28 @@ def test_looking_after_every_run_spends_the_error_rate() -> None:
     assert MODEL.q_pass(30, 1) == pytest.approx(sequential.t_quantile(0.025, 30))
 
 
+def test_a_look_spends_the_error_rate_of_the_information_it_adds() -> None:
+    """A memory bandwidth (90 % of its noise between boots) 5.5 % above its 10 % threshold: one run in each of three
+    boots. The previous rule spent alpha / (k (k + 1)) by run count, so a fresh boot's run, which brings most of what
+    the criterion can learn, could spend alpha / 6 at the second look and asked for 3 standard errors; a look now
+    spends by the information it adds (Lan-DeMets, Pocock type): it passes after a fresh boot."""
+    c = crit("copy")
+    cmds = [Command("stream", 30.0, (c.id,))]
+    j = judge()
+    j.own = frozenset({c.id})  # the gate's allocation keeps it at its own tolerance
+    runs = [95.0, 95.1, 95.05]
+    d = j.decide(state({c.id: runs[:1]}, c, more=True, boots={c.id: [0]}, commands=cmds))
+    assert d.undecided == [c.id] and d.reboot
+    d = j.decide(state({c.id: runs[:2]}, c, more=True, boots={c.id: [0, 1]}, commands=cmds))
+    f = j.final(c.id)
+    assert d.final and d.judgements[c.id].verdict == PASS and f is not None and f.decision.boots == 2
+    assert f.decision.z < MODEL.q_pass(f.decision.noise.df_of(2, 2), 2)  # the previous rule: still undecided
+    # however many looks, the increments sum to at most alpha; a look that adds no information spends nothing
+    fractions = [0.0, 0.31, 0.62, 0.96, 0.97, 0.97, 1.0, 1.0]
+    spent = [sequential.spend_info(0.05, a, b) for a, b in itertools.pairwise(fractions)]
+    assert sum(spent) == pytest.approx(0.05) and spent[4] == 0.0 and MODEL.q_pass_at(30, 0.97, 0.97) == math.inf
+
+
 def test_a_maximum_is_held_by_the_median_of_its_runs() -> None:
     """A cyclictest maximum of 69 us: runs of 70 and 72 us and one that caught a rare 140 us latency. The mean of the
     logs (the previous rule) is pulled past its threshold by one run; the median of the runs holds."""
@@ -144,10 +167,27 @@ def test_a_maximum_is_held_by_the_median_of_its_runs() -> None:
              metric="CPU 0")  # fmt: skip
     assert MODEL.class_of(c).tail and MODEL.prior(c).tail
     j = judge()
+    j.own = frozenset({c.id})  # the gate's allocation keeps it at its own tolerance
     d = j.decide(state({c.id: [70.0, 140.0, 72.0]}, c, more=False, commands=[Command("ct", 70.0, (c.id,))]))
     assert d.judgements[c.id].verdict == PASS, d.judgements[c.id].message
     worse = j.decide(state({c.id: [95.0, 97.0, 93.0]}, c, more=False, commands=[Command("ct", 70.0, (c.id,))]))
     assert worse.judgements[c.id].verdict != PASS  # 38 % worse: its median is past the 25 % tolerance
+
+
+def test_a_maximum_the_budget_cannot_hold_to_its_tolerance_is_limited_and_listed() -> None:
+    """The same maximum when the gate cannot keep it at its 25 % tolerance (15 % noise, a third of it between boots,
+    four runs of 70 s): the previous rule held its median to 25 % anyway, so a healthy board whose median landed past
+    it left the gate inconclusive; it is now LIMITED like any other criterion: held to the tolerance its runs can
+    decide, said in its message with the smallest regression it fails, and listed apart."""
+    c = crit("Maximum (usec)", suite="rt_latency", chapter="rt", unit="us", value=69.0, direction="lower",
+             metric="CPU 0")  # fmt: skip
+    j = judge()
+    j.own = frozenset()
+    d = j.decide(state({c.id: [95.0, 97.0, 93.0, 96.0]}, c, more=False, commands=[Command("ct", 70.0, (c.id,))]))
+    got, f = d.judgements[c.id], j.final(c.id)
+    assert got.verdict == PASS and "LIMITED" in got.message and "smallest regression" in got.message
+    assert f is not None and f.limited is not None and f.limited.tolerance > 0.25 and f.limited.detectable_pct > 25
+    assert "limited" in j.noise_entry(c.id)
 
 
 def test_a_two_mode_row_is_no_spread() -> None:

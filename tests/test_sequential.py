@@ -218,7 +218,7 @@ def test_only_the_command_of_an_undecided_criterion_runs_again() -> None:
 
 def test_short_commands_get_more_runs_than_long_ones_and_repeat_caps_them() -> None:
     b = budget.load()
-    assert b.runs_for(3) == b.max_runs == 20 and b.runs_for(600) == b.min_runs == 3
+    assert b.runs_for(3) == b.max_runs == 20 and b.runs_for(600) == b.min_runs == 4
     assert b.runs_for(20) == 9
     assert budget.load(repeat=2).runs_for(3) == 2  # REPEAT: the user's cap
     assert b.rerun_seconds(10) == b.rerun_floor and b.rerun_seconds(3600) == 3600 * b.rerun_share
@@ -263,7 +263,7 @@ def test_a_borderline_value_that_could_have_been_decided_stays_inconclusive() ->
     assert not seq.limits
     until_final(seq, lambda cid, k: 90.5 * math.exp(0.02 * [-1.0, 1.0, 0.0][k % 3]))
     assert seq.final[c.id].decision.verdict == sequential.INCONCLUSIVE and seq.final[c.id].limited is None
-    assert seq.final[c.id].decision.runs == budget.load().min_runs
+    assert seq.final[c.id].decision.runs == seq.max_runs(c.id) == 3  # 4 runs of 600 s: over its rerun budget
 
 
 def test_the_margin_is_a_ratio_for_positive_values() -> None:
