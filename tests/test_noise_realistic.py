@@ -112,6 +112,22 @@ def test_a_criterion_whose_runs_are_mostly_invalid_fails_with_the_reasons() -> N
     assert "unable to connect" in judge().decide(runner_said).judgements[c.id].message
 
 
+def test_two_rare_failed_runs_before_a_valid_one_run_again_before_mostly_invalid_fails() -> None:
+    """Two failed runs (0 Mbit/s), then one that passes: the previous rule failed the criterion as mostly invalid at
+    once (a false FAIL in 1 of 100 healthy am64xx_evm gates once UDP runs could fail); its command now runs again
+    while its invalid runs outnumber its valid ones and it may, and a criterion still mostly invalid at the end
+    fails as before."""
+    c = crit("udp", suite="ethernet", chapter="network", unit="Mbits/sec", value=150.0, table="udp")
+    cmds = [Command("netperf", 65.0, (c.id,))]
+    j = judge()
+    d = j.decide(state({c.id: [0.0, 0.0, 151.0]}, c, more=True, commands=cmds))
+    assert d.undecided == [c.id]
+    d = j.decide(state({c.id: [0.0, 0.0, 151.0, 149.0]}, c, more=True, commands=cmds))
+    assert d.final and d.judgements[c.id].verdict == PASS and "2 of 4 runs INVALID" in d.judgements[c.id].message
+    d = judge().decide(state({c.id: [0.0, 0.0, 0.0, 151.0]}, c, more=True, commands=cmds))  # its 4 runs: spent
+    assert d.final and d.judgements[c.id].verdict == FAIL
+
+
 def test_repeats_inside_one_boot_cannot_pass_what_only_boots_can_show() -> None:
     """A memory bandwidth 6 % above its 10 % threshold, three runs inside one boot agreeing to 0.1 %: the previous rule
     (the run's own noise) passed it at once; 90 % of this class's noise lies between boots, which one boot cannot

@@ -54,6 +54,9 @@ class Prior:
     between: float = 0.0  # the share of a run's variance that lies between boots (repeats in one boot cannot see it)
     tail: bool = False  # a maximum: judged on the median of its runs, which one jumped run does not move
     between_df: float | None = None  # the between-boot part's degrees of freedom, when the history told it (boots - 1)
+    # a row the guide prints in two modes (lat_ctx 7.4-195 us): its shape is the distance between its modes, which a
+    # boot keeps one of, not a spread of its runs: it follows the suite's prior but takes no part in fitting it
+    two_modes: bool = False
 
     @property
     def within(self) -> float:
@@ -153,7 +156,7 @@ def pool(priors: dict[str, Prior], samples: dict[str, list[float]], settings: Po
     for cid, values in samples.items():
         p = priors.get(cid)
         var = log_variance(values)
-        if p is None or var is None or p.shape * p.within <= 0:
+        if p is None or var is None or p.shape * p.within <= 0 or p.two_modes:
             continue
         rows.append((len(values) - 1.0, var, p.shape * p.within))
     total = sum(d for d, _, _ in rows)

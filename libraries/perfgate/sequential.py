@@ -107,6 +107,8 @@ class NoiseModel:
             assert c.min is not None and c.max is not None
             row, how = math.log(c.max / c.min) / noiseclass.D2[2], f"two modes, {c.min:g} and {c.max:g}"
         p = prior_of(row, k.sd, k.name, artefact, history, k.between, k.tail, how)
+        if how.startswith("two modes"):
+            p = replace(p, two_modes=True)
         if averaged <= 1 or p.history_df is not None:
             return p
         root = math.sqrt(averaged)
