@@ -176,6 +176,25 @@ def test_a_look_spends_the_error_rate_of_the_information_it_adds() -> None:
     assert sum(spent) == pytest.approx(0.05) and spent[4] == 0.0 and MODEL.q_pass_at(30, 0.97, 0.97) == math.inf
 
 
+def test_the_last_look_spends_what_is_left() -> None:
+    """A memory bandwidth whose suite's rerun budget runs out after 10 runs in 3 boots (13 planned): the runs after
+    the third boot's first add little information, so each spends little, and the previous rule left what the
+    planned runs would have spent unspent (healthy am62xx_sk gates read 4.8 standard errors past the threshold
+    inconclusive, 5.5 needed); a criterion's last look now spends all of alpha_pass that is left (still at most
+    alpha_pass in all)."""
+    from perfgate.suite_decision import SuiteSequence
+
+    c = crit("copy")
+    seq = SuiteSequence({c.id: c}, {c.id: judge().prior(c)}, {c.id: Policy.load().for_criterion(c)}, MODEL, 600,
+                        [Command("bw_mem", 10.0, (c.id,))], budget.load())  # fmt: skip
+    seq.boots_of = {c.id: [0, 1, *[2] * 8]}
+    post = seq.posterior(c.id)
+    df = post.df_of(10, 3)
+    mid, last = seq.q_pass(c.id, df, 10, 3, 3), seq.q_pass(c.id, df, 10, 3, 3, last=True)
+    assert mid > last + 0.3 and last == pytest.approx(MODEL.q_pass_at(df, seq.fraction(c.id, 9, 3), 1.0))
+    assert sum(sequential.spend_info(0.05, a, b) for a, b in ((0, 0.3), (0.3, 0.6), (0.6, 1.0))) == pytest.approx(0.05)
+
+
 def test_a_maximum_is_held_by_the_median_of_its_runs() -> None:
     """A cyclictest maximum of 69 us: runs of 70 and 72 us and one that caught a rare 140 us latency. The mean of the
     logs (the previous rule) is pulled past its threshold by one run; the median of the runs holds."""

@@ -126,10 +126,12 @@ class SuiteSequence:
         full, se = post.se(self.max_runs(cid), most), post.se(runs, boots)
         return 1.0 if se <= 0 else min((full / se) ** 2, 1.0)
 
-    def q_pass(self, cid: str, df: float, runs: int, boots: int, before: int) -> float:
+    def q_pass(self, cid: str, df: float, runs: int, boots: int, before: int, last: bool = False) -> float:
         """The pass quantile of the look after `runs` runs in `boots` boots, the runs before it in `before` boots:
-        the error rate it spends is that of the information it adds."""
-        return self.model.q_pass_at(df, self.fraction(cid, runs - 1, before), self.fraction(cid, runs, boots))
+        the error rate it spends is that of the information it adds; the criterion's last look (its runs or its
+        suite's rerun budget spent, the board lost) spends all that is left."""
+        after = 1.0 if last else self.fraction(cid, runs, boots)
+        return self.model.q_pass_at(df, self.fraction(cid, runs - 1, before), after)
 
     def _own_margin(self, cid: str) -> float:
         """The log margin between the published value and the threshold at its own tolerance."""
@@ -273,7 +275,7 @@ class SuiteSequence:
         n, boots = len(values), self.boots(cid)
         before = max(len(set(self.boots_of.get(cid, [])[: n - 1])), 1)
         return sequential.decide(self.criteria[cid], values, self.tolerances[cid], post,
-                                 self.q_pass(cid, post.df_of(n, boots), n, boots, before),
+                                 self.q_pass(cid, post.df_of(n, boots), n, boots, before, last),
                                  m.q_fail(post.df_of(n, boots, fail=True), self.judged, n), last, boots)  # fmt: skip
 
     def _passes_at_value(self, cid: str, post: Posterior, runs: int, boots: int) -> bool:
