@@ -88,6 +88,7 @@ class SuiteSequence:
         self.limits: dict[str, Limited] = {}
         self.own_tolerances = dict(self.tolerances)  # before any is relaxed
         self._prior_cache: dict[str, tuple[Posterior, int]] = {}
+        self._looked: dict[str, float] = {}  # criterion id -> the information fraction its last look had spent to
         for cid in self.criteria:
             lim = self.limit(cid, force=self.own is not None and cid not in self.own)
             if lim is not None:
@@ -233,12 +234,14 @@ class SuiteSequence:
         suite = pooling.pool(self.priors, self.samples, self.model.pool)
         pending: dict[str, list[str]] = {}
         wants_boot: set[str] = set()
+        looked: dict[str, float] = {}
         for cid, values in self.samples.items():
             if cid in self.final or cid not in self.priors:
                 continue
             post = self.posterior(cid, suite)
             last = stop or cid in final or len(values) >= self.max_runs(cid)
             d = self._decide(cid, values, post, last)
+            looked[cid] = self.fraction(cid, len(values), self.boots(cid))
             if d.decided:
                 self.final[cid] = Final(d, self.limits.get(cid))
             elif last:
@@ -262,6 +265,7 @@ class SuiteSequence:
             for cid in ids:  # over budget: judged now, on the runs it had
                 post = self.posterior(cid, suite)
                 self.final[cid] = self._at_the_end(cid, self._decide(cid, self.samples[cid], post, True), post)
+        self._looked.update({cid: f for cid, f in looked.items() if cid not in self.final})
         self.reboot = boot and bool(again)
         if self.reboot:  # its lab time is the boot's (budget.yaml boot_seconds), beside the reruns' budget
             self.boot += 1
@@ -271,11 +275,14 @@ class SuiteSequence:
         return next((c.seconds for c in self.commands if c.key == key), self.budget.default_seconds)
 
     def _decide(self, cid: str, values: list[float], post: Posterior, last: bool) -> Decision:
+        """The criterion at this look: its pass quantile spends the information added since its last look (the
+        runs it had then; a first look at several runs at once spends what they all add), or, at its last, all
+        that is left."""
         m = self.model
         n, boots = len(values), self.boots(cid)
-        before = max(len(set(self.boots_of.get(cid, [])[: n - 1])), 1)
+        after = 1.0 if last else self.fraction(cid, n, boots)
         return sequential.decide(self.criteria[cid], values, self.tolerances[cid], post,
-                                 self.q_pass(cid, post.df_of(n, boots), n, boots, before, last),
+                                 m.q_pass_at(post.df_of(n, boots), self._looked.get(cid, 0.0), after),
                                  m.q_fail(post.df_of(n, boots, fail=True), self.judged, n), last, boots)  # fmt: skip
 
     def _passes_at_value(self, cid: str, post: Posterior, runs: int, boots: int) -> bool:
