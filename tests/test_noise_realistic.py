@@ -188,10 +188,17 @@ def test_the_last_look_spends_what_is_left() -> None:
     seq = SuiteSequence({c.id: c}, {c.id: judge().prior(c)}, {c.id: Policy.load().for_criterion(c)}, MODEL, 600,
                         [Command("bw_mem", 10.0, (c.id,))], budget.load())  # fmt: skip
     seq.boots_of = {c.id: [0, 1, *[2] * 8]}
+    seq.samples = {c.id: [95.0] * 10}  # one value: the noise is the prior's, whatever the value
     post = seq.posterior(c.id)
-    df = post.df_of(10, 3)
-    mid, last = seq.q_pass(c.id, df, 10, 3, 3), seq.q_pass(c.id, df, 10, 3, 3, last=True)
-    assert mid > last + 0.3 and last == pytest.approx(MODEL.q_pass_at(df, seq.fraction(c.id, 9, 3), 1.0))
+    df, se = post.df_of(10, 3), post.se(10, 3)
+    seq._looked[c.id] = seq.fraction(c.id, 9, 3)  # its look after 9 runs spent to here
+    mid = MODEL.q_pass_at(df, seq._looked[c.id], seq.fraction(c.id, 10, 3))
+    last = MODEL.q_pass_at(df, seq._looked[c.id], 1.0)
+    assert mid > last + 0.3
+    at = sequential.threshold(c, seq.tolerances[c.id]) * math.exp(se * (mid + last) / 2)  # between the quantiles
+    values = [at] * 10
+    assert seq._decide(c.id, values, post, last=False).verdict == sequential.MORE
+    assert seq._decide(c.id, values, post, last=True).verdict == sequential.PASS
     assert sum(sequential.spend_info(0.05, a, b) for a, b in ((0, 0.3), (0.3, 0.6), (0.6, 1.0))) == pytest.approx(0.05)
 
 

@@ -127,12 +127,10 @@ class SuiteSequence:
         full, se = post.se(self.max_runs(cid), most), post.se(runs, boots)
         return 1.0 if se <= 0 else min((full / se) ** 2, 1.0)
 
-    def q_pass(self, cid: str, df: float, runs: int, boots: int, before: int, last: bool = False) -> float:
-        """The pass quantile of the look after `runs` runs in `boots` boots, the runs before it in `before` boots:
-        the error rate it spends is that of the information it adds; the criterion's last look (its runs or its
-        suite's rerun budget spent, the board lost) spends all that is left."""
-        after = 1.0 if last else self.fraction(cid, runs, boots)
-        return self.model.q_pass_at(df, self.fraction(cid, runs - 1, before), after)
+    def q_pass(self, cid: str, df: float, runs: int, boots: int, before: int) -> float:
+        """The pass quantile of the look after `runs` runs in `boots` boots, the runs before it in `before` boots,
+        as the plan sees it (a look after every run): the error rate it spends is that of the information it adds."""
+        return self.model.q_pass_at(df, self.fraction(cid, runs - 1, before), self.fraction(cid, runs, boots))
 
     def _own_margin(self, cid: str) -> float:
         """The log margin between the published value and the threshold at its own tolerance."""
