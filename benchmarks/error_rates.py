@@ -15,7 +15,7 @@ commands by their workload's plan, as the gate runs them. Reported, per board:
 - lab time: planned hardware seconds of every command run and boot, against one pass of every command.
 
     python benchmarks/error_rates.py [--board am62xx_sk ...] [--runs 100] [--degraded 100] [--regime realistic]
-                                     [--seed 1] [--boot-cycles 3] [--repeat N] [--json]
+                                     [--seed 1] [--boot-cycles 3] [--repeat N] [--why] [--json]
 """
 
 from __future__ import annotations
@@ -177,6 +177,7 @@ def report_board(b: Board, args: argparse.Namespace, policy: Policy, model: sequ
     passed = false_fail_gates = 0
     fails: Counter = Counter()
     undecided: Counter = Counter()
+    why: dict[str, str] = {}  # criterion id -> why it stopped a healthy gate (its first such judgement)
     limited: Counter = Counter()
     seconds = one = 0.0
     boots = 0
@@ -189,6 +190,8 @@ def report_board(b: Board, args: argparse.Namespace, policy: Policy, model: sequ
                 fails[cid] += 1
             elif j.verdict == sequential.INCONCLUSIVE:
                 undecided[cid] += 1
+            if j.verdict in (FAIL, sequential.INCONCLUSIVE):
+                why.setdefault(cid, j.message.partition("; INCONCLUSIVE: ")[2] or j.message)
         for cid in g.limited:
             limited[cid] += 1
         seconds, one, boots = seconds + g.seconds, one + g.one_pass, boots + g.boots
@@ -211,6 +214,14 @@ def report_board(b: Board, args: argparse.Namespace, policy: Policy, model: sequ
         say(f"  false FAIL {k}x {cid}")
     for cid, k in undecided.most_common(args.show):
         say(f"  inconclusive {k}x {cid}")
+    if args.why:  # what stops healthy gates: by noise class, then each criterion with its first reason
+        by_class: Counter = Counter()
+        for cid, k in (fails + undecided).items():
+            by_class[model.class_of(next(c for c in b.crits if c.id == cid)).name] += k
+        say("  stopping healthy gates, by noise class: " + ", ".join(f"{n} {k}" for n, k in by_class.most_common()))
+        for cid, k in (fails + undecided).most_common(args.show):
+            held = "LIMITED" if cid in limited else "own tolerance"
+            say(f"  {k}x {cid} ({held}): {why[cid]}")
     say(f"gated at their own tolerance: {own}/{len(b.crits)} ({own / len(b.crits) * 100:.1f}%); LIMITED to a "
         f"tolerance of at most {REGRESSION:g}%: {at15}; to a wider one: {worse}")  # fmt: skip
     by_suite: Counter = Counter(c.suite for c in b.crits if c.id in limited_ids)
@@ -273,6 +284,8 @@ def main() -> int:
     ap.add_argument("--boot-cycles", type=int, default=3, help="BOOT_CYCLES: boots averaged per boot-time value")
     ap.add_argument("--repeat", type=int, help="REPEAT: a cap on every command's runs (default: the budget's)")
     ap.add_argument("--show", type=int, default=8, help="how many criteria to list per finding")
+    ap.add_argument("--why", action="store_true", help="the criteria that stop healthy gates: their noise class, "
+                    "own tolerance or LIMITED, and why (the first such judgement's reason)")  # fmt: skip
     ap.add_argument("--calibrate", default="", help="GATESxRUNS: first an A/A calibration campaign on the healthy "
                     "board (e.g. 5x3), its runs the board's history for every gate after it")  # fmt: skip
     ap.add_argument("--json", action="store_true", help="print one JSON object (a list of per-board objects under "

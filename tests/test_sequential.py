@@ -198,6 +198,31 @@ def test_the_pooled_prior_follows_the_shapes_as_far_as_the_rows_do() -> None:
     flat = pooling.pool(priors, {c.id: draws(0.01) for c in crits}, MODEL.pool)
     assert following.follow == 1.0 and following.k == pytest.approx(0.25, rel=0.2)
     assert flat.follow == 0.0 and flat.nu0 == MODEL.pool.max_prior_df
+    # rows the guide prints in two modes (lat_ctx 7-195 us): a boot keeps one mode, so their runs agree to 1 % though
+    # their shape (the distance between the modes) is 260 %; fitted with the rest they pulled the suite's prior off
+    # the shapes (lmbench's bandwidth rows were held to lat_ctx-like noise); they now follow it without fitting it
+    modes = [crit(cid=f"ctx{i}", value=60.0, min=10.0, max=200.0) for i in range(3)]
+    priors.update({c.id: prior(c) for c in modes})
+    assert all(priors[c.id].two_modes for c in modes) and not any(priors[c.id].two_modes for c in crits)
+    runs = {c.id: draws(priors[c.id].shape / 4) for c in crits} | {c.id: draws(0.01) for c in modes}
+    mixed = pooling.pool(priors, runs, MODEL.pool)
+    assert mixed.follow == 1.0 and mixed.k == pytest.approx(0.25, rel=0.2) and mixed.rows == len(crits)
+
+
+def test_the_shapes_are_left_only_for_a_fit_better_by_more_than_chance() -> None:
+    """Rows of a suite that mixes classes (eMMC reads at 3.5 %, writes at 15 %), each straying as its shape says,
+    four runs each: their log variances scatter by chance (three degrees of freedom), and the previous rule took
+    whichever prior they scattered least around, so a draw like this one (reads a little noisier, writes a little
+    quieter) took a prior that follows the shapes only part way, holding the quiet reads to more noise than they
+    have (undecided healthy gates); the shapes now stand unless another fit is better by more than the scatter's
+    sampling error."""
+    shapes = [0.035, 0.15] * 4
+    crits = [crit(cid=f"r{i}", min=100 * (1 - 1.03 * g), max=100 * (1 + 1.03 * g)) for i, g in enumerate(shapes)]
+    priors = {c.id: prior(c) for c in crits}
+    luck = [[1.2, -1.2, 0.4, -0.4], [0.7, -0.7, 0.7 / 3, -0.7 / 3]] * 4
+    runs = {c.id: [100 * math.exp(priors[c.id].shape * z) for z in luck[i]] for i, c in enumerate(crits)}
+    got = pooling.pool(priors, runs, MODEL.pool)
+    assert got.follow == 1.0
 
 
 # -- reruns by command, within a budget -------------------------------------------------------------------------
@@ -219,7 +244,7 @@ def test_only_the_command_of_an_undecided_criterion_runs_again() -> None:
 
 def test_short_commands_get_more_runs_than_long_ones_and_repeat_caps_them() -> None:
     b = budget.load()
-    assert b.runs_for(3) == b.max_runs == 20 and b.runs_for(600) == b.min_runs == 3
+    assert b.runs_for(3) == b.max_runs == 20 and b.runs_for(600) == b.min_runs == 4
     assert b.runs_for(20) == 9
     assert budget.load(repeat=2).runs_for(3) == 2  # REPEAT: the user's cap
     assert b.rerun_seconds(10) == b.rerun_floor and b.rerun_seconds(3600) == 3600 * b.rerun_share
@@ -264,7 +289,7 @@ def test_a_borderline_value_that_could_have_been_decided_stays_inconclusive() ->
     assert not seq.limits
     until_final(seq, lambda cid, k: 90.5 * math.exp(0.02 * [-1.0, 1.0, 0.0][k % 3]))
     assert seq.final[c.id].decision.verdict == sequential.INCONCLUSIVE and seq.final[c.id].limited is None
-    assert seq.final[c.id].decision.runs == budget.load().min_runs
+    assert seq.final[c.id].decision.runs == seq.max_runs(c.id) == 3  # 4 runs of 600 s: over its rerun budget
 
 
 def test_the_margin_is_a_ratio_for_positive_values() -> None:

@@ -12,8 +12,9 @@ import pytest
 
 from perfgate import criteria
 from perfgate.sim import workloads as sim_workloads
+from perfgate.tools.common import THROUGHPUT
 from perfgate.workloads import ethernet, ipsec, network, pcie_eth, usb_eth
-from workload_harness import SIM_LAB, context
+from workload_harness import SIM_LAB, FakeContext, context
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
@@ -450,3 +451,30 @@ def test_hardware_lab_icssg_port_shares_the_testers_servers_and_runs_ingress_the
     assert len([c for c in host if c.startswith("kill $(cat /tmp/perfgate-netperf-12865.pid)")]) == 1
     ingress = [c for c in host if "UDP_STREAM" in c and "192.168.2" in c]
     assert ingress and all(c.startswith("netperf -H 192.168.2.100 -L 192.168.2.1 -j -C") for c in ingress)
+
+
+def test_a_failed_trial_inside_the_rate_search_is_an_invalid_run_not_a_low_rate() -> None:
+    """The third rate-limited trial of a search carries nothing (0 Mbit/s received, 100 % loss: the peer or the link
+    failed, as TI's UDP cells with min 0.00 show). The previous search took it as loss at that rate and settled below
+    what the board carries, a value judged as a slow run (one false FAIL in 3 end-to-end gates); the search's run is
+    now INVALID with the reason and its evidence, set aside and run again by the judge, and the other searches are
+    measured as before."""
+
+    class OneFailedTrial(FakeContext):
+        trials = 0
+
+        def run(self, command: str, **kw: object) -> str:
+            trial = " -b " in command and "UDP_STREAM" in command
+            self.trials += trial
+            self.scale = {THROUGHPUT: 0.0} if trial and self.trials == 3 else {}
+            return super().run(command, **kw)  # type: ignore[arg-type]
+
+    base = context(ethernet.WORKLOAD, "j721e_idk_gw", "ethernet")
+    ctx = OneFailedTrial(ethernet.WORKLOAD, base.criteria, base.board, base.profile, base.lab)
+    m = ethernet.WORKLOAD.measure(ctx.criteria, ctx)
+    assert m.invalid and all(not any(cid == v for v in m.values) for cid in m.invalid)
+    for reasons in m.invalid.values():
+        assert len(reasons) == 1 and "carried nothing" in reasons[0] and "a failed trial" in reasons[0]
+    assert any("RFC 2544 search with netperf INVALID" in n for n in ctx.notes)
+    searched = [c for c in ctx.criteria if "udp" in c.table.lower() and c.id not in m.invalid]
+    assert searched and all(c.id in m.values for c in searched)

@@ -125,13 +125,17 @@ class Judge:
         return replace(state, samples=samples, boots=boots, invalid=invalid)
 
     def _retry(self, state: SuiteState) -> list[str]:
-        """Criteria with no valid run yet whose commands may run again (within their most runs)."""
+        """Criteria whose invalid runs outnumber their valid ones (none valid yet, or a failed run twice before one
+        that decided it) whose commands may run again (within their most runs): a criterion fails as mostly invalid
+        only once its command had every run it may, not because two rare failed runs came first."""
         if not state.more_runs or self._lost(state):
             return []
         seconds = {cid: cmd.seconds for cmd in state.commands for cid in cmd.ids}
         return [cid for cid, reasons in state.invalid.items()
-                if reasons and cid in state.criteria and not state.samples.get(cid) and cid not in self._finals
-                and len(reasons) < self.budget.runs_for(seconds.get(cid, self.budget.default_seconds))]  # fmt: skip
+                if reasons and cid in state.criteria and len(reasons) > len(state.samples.get(cid, []))
+                and (state.samples.get(cid) or cid not in self._finals)
+                and len(reasons) + len(state.samples.get(cid, []))
+                < self.budget.runs_for(seconds.get(cid, self.budget.default_seconds))]  # fmt: skip
 
     def allocate(self, suites: dict[str, tuple[list[Criterion], list[Command], int]]) -> None:
         """Before any run, for the whole gate (suite -> its criteria, commands and runs averaged per boot-time value):

@@ -54,6 +54,9 @@ class Prior:
     between: float = 0.0  # the share of a run's variance that lies between boots (repeats in one boot cannot see it)
     tail: bool = False  # a maximum: judged on the median of its runs, which one jumped run does not move
     between_df: float | None = None  # the between-boot part's degrees of freedom, when the history told it (boots - 1)
+    # a row the guide prints in two modes (lat_ctx 7.4-195 us): its shape is the distance between its modes, which a
+    # boot keeps one of, not a spread of its runs: it follows the suite's prior but takes no part in fitting it
+    two_modes: bool = False
 
     @property
     def within(self) -> float:
@@ -153,16 +156,20 @@ def pool(priors: dict[str, Prior], samples: dict[str, list[float]], settings: Po
     for cid, values in samples.items():
         p = priors.get(cid)
         var = log_variance(values)
-        if p is None or var is None or p.shape * p.within <= 0:
+        if p is None or var is None or p.shape * p.within <= 0 or p.two_modes:
             continue
         rows.append((len(values) - 1.0, var, p.shape * p.within))
     total = sum(d for d, _, _ in rows)
     if len(rows) < settings.min_rows or total < settings.min_df:
         return SuitePool(None, settings.prior_df, len(rows), total)
+    # the shapes are what the guide and the classes say: another fit replaces them only when the rows scatter less
+    # around it by more than the scatter's own sampling error (a few runs a row give each log variance a trigamma's
+    # worth of noise: with 2-3 df, one suite's rows pick a flat prior by chance as often as not)
+    noise = math.sqrt(2.0 / max(len(rows) - 1, 1)) * statistics.fmean(_trigamma(d / 2) for d, _, _ in rows)
     best: tuple[float, SuitePool] | None = None
     for follow in FOLLOW:
         fit = _fit([(d, v / g ** (2 * follow)) for d, v, g in rows], total, settings, follow)
-        if fit is not None and (best is None or fit[0] < best[0] - 1e-9):
+        if fit is not None and (best is None or fit[0] < best[0] - (noise if best[1].follow == 1.0 else 1e-9)):
             best = fit
     if best is None:  # every row printed the same value each run (a matched clock): no noise seen, no pooling
         return SuitePool(None, settings.prior_df, len(rows), total)

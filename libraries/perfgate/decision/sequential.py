@@ -67,6 +67,19 @@ def spend(alpha: float, look: int) -> float:
     return alpha / (k * (k + 1))
 
 
+def spend_info(alpha: float, before: float, after: float) -> float:
+    """The error rate a look may spend when it brings the information from fraction `before` to `after` (0..1, of
+    what the criterion's most runs and boots would give): Lan and DeMets' Pocock-type spending function,
+    alpha x ln(1 + (e - 1) t) spent by the information fraction t (Lan & DeMets, Biometrika 70 (1983) 659-663). The
+    increments sum to at most alpha over every look, however many; a run that adds little information (a repeat
+    inside a boot, where the noise lies between boots) spends little, the first run of a fresh boot much."""
+
+    def spent(t: float) -> float:
+        return alpha * math.log(1 + (math.e - 1) * min(max(t, 0.0), 1.0))
+
+    return max(spent(after) - spent(before), 0.0)
+
+
 @dataclass
 class NoiseModel:
     """variables/noise.yaml: the error rates the verdict is held to, how a suite pools, and the noise classes."""
@@ -95,6 +108,8 @@ class NoiseModel:
             assert c.min is not None and c.max is not None
             row, how = math.log(c.max / c.min) / noiseclass.D2[2], f"two modes, {c.min:g} and {c.max:g}"
         p = prior_of(row, k.sd, k.name, artefact, history, k.between, k.tail, how)
+        if how.startswith("two modes"):
+            p = replace(p, two_modes=True)
         if averaged <= 1 or p.history_df is not None:
             return p
         root = math.sqrt(averaged)
@@ -116,6 +131,12 @@ class NoiseModel:
 
     def q_pass(self, df: float, look: int = 1) -> float:
         return t_quantile(spend(self.alpha_pass, look), df)
+
+    def q_pass_at(self, df: float, before: float, after: float) -> float:
+        """The pass quantile of a look that brings the information from `before` to `after` (spend_info); a look that
+        adds none cannot pass."""
+        alpha = spend_info(self.alpha_pass, before, after)
+        return t_quantile(alpha, df) if alpha > 0 else math.inf
 
     def q_fail(self, df: float, criteria: int, look: int = 1) -> float:
         return t_quantile(spend(self.alpha_gate / max(criteria, 1), look), df)

@@ -87,9 +87,9 @@ class SuiteSequence:
         # start to the tolerance their runs can decide, said as LIMITED
         self.limits: dict[str, Limited] = {}
         self.own_tolerances = dict(self.tolerances)  # before any is relaxed
+        self._prior_cache: dict[str, tuple[Posterior, int]] = {}
+        self._looked: dict[str, float] = {}  # criterion id -> the information fraction its last look had spent to
         for cid in self.criteria:
-            if self.priors[cid].tail:  # a maximum keeps its own tolerance: undecided, its median is held to it
-                continue
             lim = self.limit(cid, force=self.own is not None and cid not in self.own)
             if lim is not None:
                 self.limits[cid] = lim
@@ -99,13 +99,38 @@ class SuiteSequence:
         """The log margin a healthy board needs over its threshold to pass within its runs with the power the model
         asks (perfgate.sequential.NoiseModel.z_power), at the best look."""
         z = self.model.z_power(self.judged)
-        return min((self.model.q_pass(post.df_of(k, boots), k) + z) * post.se(k, boots)
+        return min((self.q_pass(cid, post.df_of(k, self._planned(k, boots)), k, self._planned(k, boots),
+                                self._planned(k - 1, boots)) + z) * post.se(k, self._planned(k, boots))
                    for k in range(1, self.max_runs(cid) + 1))  # fmt: skip
 
     def _prior_posterior(self, cid: str) -> tuple[Posterior, int]:
         """The criterion's noise before this run shows any, and the most boots its runs may come from."""
-        post = self.posterior(cid, pooling.SuitePool(None, self.model.pool.prior_df, 0, 0.0))
-        return post, self.budget.max_boots if post.between > 0 else 1
+        if cid not in self._prior_cache:
+            post = self.posterior(cid, pooling.SuitePool(None, self.model.pool.prior_df, 0, 0.0))
+            self._prior_cache[cid] = (post, self.budget.max_boots if post.between > 0 else 1)
+        return self._prior_cache[cid]
+
+    @staticmethod
+    def _planned(runs: int, boots: int) -> int:
+        """The boots `runs` runs come from as the runner takes them: each rerun round after a fresh boot while
+        boots help, up to `boots`."""
+        return max(min(runs, boots), 1)
+
+    def fraction(self, cid: str, runs: int, boots: int) -> float:
+        """The information (1 / se^2, under the noise before this run shows any) that `runs` runs in `boots` boots
+        give, as a fraction of what the criterion's most runs and boots would: what a look may spend by
+        (perfgate.sequential.spend_info). A maximum's median counts as a mean here: its efficiency is a constant."""
+        if runs <= 0:
+            return 0.0
+        post, most = self._prior_posterior(cid)
+        post = replace(post, tail=False)
+        full, se = post.se(self.max_runs(cid), most), post.se(runs, boots)
+        return 1.0 if se <= 0 else min((full / se) ** 2, 1.0)
+
+    def q_pass(self, cid: str, df: float, runs: int, boots: int, before: int) -> float:
+        """The pass quantile of the look after `runs` runs in `boots` boots, the runs before it in `before` boots,
+        as the plan sees it (a look after every run): the error rate it spends is that of the information it adds."""
+        return self.model.q_pass_at(df, self.fraction(cid, runs - 1, before), self.fraction(cid, runs, boots))
 
     def _own_margin(self, cid: str) -> float:
         """The log margin between the published value and the threshold at its own tolerance."""
@@ -128,8 +153,10 @@ class SuiteSequence:
             # the run's pooled noise may rest on as few degrees of freedom as a pool needs (a suite whose rows fit
             # their shapes badly), and on the row's own runs: its quantiles are that wide
             at = replace(post, df=min(post.df, self.model.pool.min_df) + k - 1)
-            se = at.se(k, boots)  # 0: a row whose history never moved (a printed clock): nothing to miss
-            return self.model.q_pass(at.df_of(k, boots), k) - (have / se if se > 0 else math.inf)
+            b = self._planned(k, boots)
+            se = at.se(k, b)  # 0: a row whose history never moved (a printed clock): nothing to miss
+            q = self.q_pass(cid, at.df_of(k, b), k, b, self._planned(k - 1, boots))
+            return q - (have / se if se > 0 else math.inf)
 
         return float(norm.cdf(min(short(k) for k in range(1, self.max_runs(cid) + 1))))
 
@@ -205,12 +232,14 @@ class SuiteSequence:
         suite = pooling.pool(self.priors, self.samples, self.model.pool)
         pending: dict[str, list[str]] = {}
         wants_boot: set[str] = set()
+        looked: dict[str, float] = {}
         for cid, values in self.samples.items():
             if cid in self.final or cid not in self.priors:
                 continue
             post = self.posterior(cid, suite)
             last = stop or cid in final or len(values) >= self.max_runs(cid)
             d = self._decide(cid, values, post, last)
+            looked[cid] = self.fraction(cid, len(values), self.boots(cid))
             if d.decided:
                 self.final[cid] = Final(d, self.limits.get(cid))
             elif last:
@@ -234,6 +263,7 @@ class SuiteSequence:
             for cid in ids:  # over budget: judged now, on the runs it had
                 post = self.posterior(cid, suite)
                 self.final[cid] = self._at_the_end(cid, self._decide(cid, self.samples[cid], post, True), post)
+        self._looked.update({cid: f for cid, f in looked.items() if cid not in self.final})
         self.reboot = boot and bool(again)
         if self.reboot:  # its lab time is the boot's (budget.yaml boot_seconds), beside the reruns' budget
             self.boot += 1
@@ -243,16 +273,20 @@ class SuiteSequence:
         return next((c.seconds for c in self.commands if c.key == key), self.budget.default_seconds)
 
     def _decide(self, cid: str, values: list[float], post: Posterior, last: bool) -> Decision:
+        """The criterion at this look: its pass quantile spends the information added since its last look (the
+        runs it had then; a first look at several runs at once spends what they all add), or, at its last, all
+        that is left."""
         m = self.model
         n, boots = len(values), self.boots(cid)
+        after = 1.0 if last else self.fraction(cid, n, boots)
         return sequential.decide(self.criteria[cid], values, self.tolerances[cid], post,
-                                 m.q_pass(post.df_of(n, boots), n),
+                                 m.q_pass_at(post.df_of(n, boots), self._looked.get(cid, 0.0), after),
                                  m.q_fail(post.df_of(n, boots, fail=True), self.judged, n), last, boots)  # fmt: skip
 
     def _passes_at_value(self, cid: str, post: Posterior, runs: int, boots: int) -> bool:
         """Whether a board exactly at the published value passes at `runs` runs in `boots` boots."""
         c = self.criteria[cid]
-        q = self.model.q_pass(post.df_of(runs, boots), runs)
+        q = self.q_pass(cid, post.df_of(runs, boots), runs, boots, self._planned(runs - 1, boots))
         d = sequential.decide(c, [c.value] * runs, self.tolerances[cid], post, q, math.inf, True, boots)
         return d.verdict == sequential.PASS
 
@@ -275,7 +309,7 @@ class SuiteSequence:
         lim = self.limits.get(cid)
         if d.verdict != sequential.INCONCLUSIVE:
             return Final(d, lim)
-        if post.tail:
+        if post.tail and lim is None:
             # a maximum its runs did not decide at its tolerance: the median of its runs, held to its own tolerance
             # (one run's rare long latency does not move it; a median past it stays inconclusive: news)
             if d.margin >= 0:

@@ -551,10 +551,19 @@ class _Runner:
             metrics, evidence = self.run(tool, cmd, f"{tool}-{m.label}", where)
             if net.LOSS not in metrics:
                 raise ParseError(f"{tool} printed no packet loss for `{cmd}`")
+            if metrics[net.LOSS] >= 100.0 or metrics.get(net.THROUGHPUT, 1.0) <= 0.0:
+                raise FailedTrial(f"{tool}: the trial at {offered:g} Mbit/s carried nothing ({metrics[net.LOSS]:g} % "
+                                  f"loss, {metrics.get(net.THROUGHPUT, 0.0):g} Mbit/s): a failed trial, not a rate "
+                                  f"the board cannot carry", evidence)  # fmt: skip
             return offered, metrics[net.LOSS], (metrics, evidence)
 
-        result = rfc2544.search(trial, settings)
         ids = [cid for group in keys.values() for cid in group]
+        try:
+            result = rfc2544.search(trial, settings)
+        except FailedTrial as e:  # the search would bracket below a rate the board carries: the run is INVALID
+            self.ctx.note(f"{m.label}: RFC 2544 search with {tool} INVALID: {e}")
+            self.out.set_invalid(ids, f"{e} (RFC 2544 search)", e.evidence)
+            return True
         self.ctx.note(f"{m.label}: RFC 2544 search with {tool}: {len(result.trials)} trials, "
                       f"{'converged' if result.converged else 'NOT converged'} ({result.reason}); "
                       f"0 % loss rate {result.rate if result.rate is not None else 'none'} Mbit/s")  # fmt: skip
@@ -566,6 +575,15 @@ class _Runner:
         net.assign(self.out, self.ctx, self._keys_for(tool, m, keys), metrics, tool, evidence,
                    f"the 0 % loss trial at {result.best.offered:g} Mbit/s")  # fmt: skip
         return True
+
+
+class FailedTrial(Exception):
+    """A trial of a rate search that carried nothing at all (100 % loss, 0 Mbit/s: the peer or the link failed, as
+    TI's own cells with min 0.00 show): a search that took it as loss would settle below what the board carries."""
+
+    def __init__(self, message: str, evidence: str) -> None:
+        super().__init__(message)
+        self.evidence = evidence
 
 
 WORKLOAD = Ethernet()
