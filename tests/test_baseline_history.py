@@ -4,13 +4,17 @@ two-mode row. Constructed samples: a boot offset shared by a boot's values, nois
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from perfgate import criteria
+from perfgate import budget, criteria, paths
 from perfgate.baseline import config, noise, record, rule, select
 from test_baseline import _run
 
@@ -157,3 +161,29 @@ def test_the_sequential_rule_boots_again_only_while_undecided_and_within_its_loo
     edge = [c.value * 0.85] * 3
     one, three = _against(c, pool, 1).change(c, edge), _against(c, pool, 3).change(c, edge)
     assert one is not None and three is not None and three.detectable_pct > one.detectable_pct  # type: ignore[operator]
+
+
+def _stream(tmp: Path, out: str, *args: str) -> subprocess.CompletedProcess:
+    suite = paths.root() / "suites" / "system" / "stream.robot"
+    cmd = [sys.executable, "-m", "robot", "--outputdir", str(tmp / out), "--console", "dotted", "-v",
+           "BOARD:am62xx_sk", "-v", "SIM_SPEED:20", *args, str(suite)]  # fmt: skip
+    env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results"), "PERFGATE_NO_COLLECT": "1"}
+    return subprocess.run(cmd, env=env, cwd=tmp, capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+@pytest.mark.slow
+def test_through_robot_the_gate_boots_again_for_what_its_baseline_leaves_undecided(tmp_path: Path) -> None:
+    """Three accepted STREAM runs on the simulated board, then one with BASELINE_GATES:true: its baseline is the three
+    pooled, and STREAM (nearly all its noise between boots) undecided against them makes the runner boot the board
+    again, up to budget.yaml's max_boots; the verdicts are made on every boot's values."""
+    for seed in (1, 2, 3):
+        assert _stream(tmp_path, f"o{seed}", "-v", f"SIM_SEED:{seed}").returncode == 0
+    gated = _stream(tmp_path, "o9", "-v", "SIM_SEED:9", "-v", "BASELINE_GATES:true")
+    assert gated.returncode == 0, gated.stdout[-2000:]
+    latest = sorted((tmp_path / "results" / "virtual" / "am62xx_sk").glob("2*"))[-1]
+    meta = json.loads((latest / "run.json").read_text())
+    assert len(meta["baseline"]["pooled"]) == 3 and meta["baseline"]["suites"]["stream"]["boots_a"] == 3
+    entries = json.loads((latest / "metrics.json").read_text())
+    assert {e["baseline"]["boots_b"] for e in entries} == {budget.load().max_boots}
+    log = (tmp_path / "o9" / "output.xml").read_text()
+    assert "boot 2: 4 criteria undecided against the baseline run again" in log
