@@ -187,3 +187,26 @@ def test_through_robot_the_gate_boots_again_for_what_its_baseline_leaves_undecid
     assert {e["baseline"]["boots_b"] for e in entries} == {budget.load().max_boots}
     log = (tmp_path / "o9" / "output.xml").read_text()
     assert "boot 2: 4 criteria undecided against the baseline run again" in log
+
+
+def test_ab_names_what_build_b_cannot_run_and_nothing_it_measured_alike() -> None:
+    """perfgate.baseline.ab: a criterion build A measured in every boot and build B in none (the QEMU board's SMP
+    use case on a kernel booted with maxcpus=1) is `worse` with why, at the first look; one measured alike by both is
+    not worse."""
+    from perfgate.baseline import ab
+
+    smp, one = _criterion("stream-benchmarks.add-mb-s.perf"), _criterion(CJPEG)
+    rng = random.Random(2)
+
+    def boot(build: str, ids: list[str]) -> dict[str, list[float]]:
+        out = {one.id: _boot(rng, one.value, 3, 0.0057, 0.0057)}
+        if build == "A":
+            out[smp.id] = _boot(rng, smp.value, 3, 0.01, 0.0)
+        return {k: v for k, v in out.items() if k in ids}
+
+    crits = {c.id: c for c in (smp, one)}
+    run = ab.ABRun(crits, {c.id: noise.of_criterion(c, CFG, False, []) for c in crits.values()}, CFG, max_boots=4)
+    final = run.run(boot)
+    assert final[smp.id].change.verdict == rule.WORSE and final[smp.id].boots == 2
+    assert final[smp.id].change.describe() == "worse: build B measured nothing in its 2 boots, build A in each of its 2"
+    assert final[one.id].change.verdict != rule.WORSE
