@@ -210,3 +210,46 @@ def test_ab_names_what_build_b_cannot_run_and_nothing_it_measured_alike() -> Non
     assert final[smp.id].change.verdict == rule.WORSE and final[smp.id].boots == 2
     assert final[smp.id].change.describe() == "worse: build B measured nothing in its 2 boots, build A in each of its 2"
     assert final[one.id].change.verdict != rule.WORSE
+
+
+def _sim_compare(worse_from: int, dead: set[int], better_at: int, seed: int):
+    """A/B of build `good` against `candidate` on the simulated board in process: builds are configurations, the
+    cjpeg row 5 % worse from build `worse_from` on, 5 % better at `better_at` (an improvement), `dead` do not boot;
+    each step decided by perfgate.baseline.ab's rule."""
+    from perfgate.baseline import ab
+
+    c = _criterion(CJPEG)
+    rng = random.Random(seed)
+
+    def value(build: str) -> float:
+        i = int(build.removeprefix("b"))
+        return c.value * (0.95 if i >= worse_from else 1.05 if i == better_at else 1.0)
+
+    def compare(good: str, candidate: str) -> str | None:
+        if int(candidate.removeprefix("b")) in dead:
+            return None
+        run = ab.ABRun({c.id: c}, {c.id: noise.of_criterion(c, CFG, False, [])}, CFG, max_boots=12)
+
+        def boot(build: str, ids: list[str]) -> dict[str, list[float]]:
+            return {c.id: _boot(rng, value(good if build == "A" else candidate), 3, 0.0057, 0.0057)}
+
+        return run.run(boot)[c.id].change.verdict
+
+    return compare
+
+
+def test_bisect_finds_the_first_worse_build_blames_no_improvement_and_says_what_did_not_boot() -> None:
+    from perfgate.baseline import bisect
+
+    builds = [f"b{i}" for i in range(10)]
+    found = bisect.bisect(builds, _sim_compare(6, set(), better_at=3, seed=1))
+    assert found.found and (found.last_good, found.first_bad) == ("b5", "b6"), found.steps
+    assert "came in with b6" in found.describe()
+    skipped = bisect.bisect(builds, _sim_compare(6, {5, 4}, better_at=3, seed=2))
+    assert (skipped.last_good, skipped.first_bad) == ("b3", "b6") and skipped.skipped == ["b4", "b5"]
+    assert "did not boot: b4, b5" in skipped.describe() and not skipped.found
+    assert any(s.verdict == "did not boot" for s in skipped.steps)
+    improved = bisect.bisect(builds[:4], _sim_compare(3, set(), better_at=1, seed=4))  # b1 better, b2 as b0
+    assert (improved.last_good, improved.first_bad) == ("b2", "b3") and improved.steps[0].verdict == "better"
+    with pytest.raises(ValueError, match="at least two builds"):
+        bisect.bisect(["b0"], _sim_compare(1, set(), 0, 3))
