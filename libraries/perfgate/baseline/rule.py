@@ -60,9 +60,10 @@ class Change:
             return f"{self.verdict}: {self.reason}"
         interval = f"[{self.low_pct:+.1f} %, {self.high_pct:+.1f} %]" if self.low_pct is not None else ""
         detect = f"; the smallest regression it finds: {self.detectable_pct:.1f} %" if self.detectable_pct else ""
+        counts = f"{self.n_a} vs {self.n_b} values" if self.boots_a == self.boots_b == 1 else \
+            f"{self.n_a} values in {self.boots_a} runs vs {self.n_b} in {self.boots_b} boots"  # fmt: skip
         return (f"{self.verdict}: {self.change_pct:+.1f} % {interval} ({self.level * 100:.4g} % interval; "
-                f"tolerance ±{self.tolerance * 100:g} %; {self.n_a} values in {self.boots_a} runs vs {self.n_b} in "
-                f"{self.boots_b} boots{detect})")  # fmt: skip
+                f"tolerance ±{self.tolerance * 100:g} %; {counts}{detect})")  # fmt: skip
 
 
 def _pct(log_change: float) -> float:
