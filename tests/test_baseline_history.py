@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from perfgate import budget, criteria, paths
+from perfgate import budget, criteria
 from perfgate.baseline import config, noise, record, rule, select
-from test_baseline import _run
+from test_baseline import _robot, _run
 
 CFG = config.load()
 M = 632  # am62xx_sk: 608 criteria and 24 suites compared in one run
@@ -164,11 +162,7 @@ def test_the_sequential_rule_boots_again_only_while_undecided_and_within_its_loo
 
 
 def _stream(tmp: Path, out: str, *args: str) -> subprocess.CompletedProcess:
-    suite = paths.root() / "suites" / "system" / "stream.robot"
-    cmd = [sys.executable, "-m", "robot", "--outputdir", str(tmp / out), "--console", "dotted", "-v",
-           "BOARD:am62xx_sk", "-v", "SIM_SPEED:20", *args, str(suite)]  # fmt: skip
-    env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results"), "PERFGATE_NO_COLLECT": "1"}
-    return subprocess.run(cmd, env=env, cwd=tmp, capture_output=True, text=True, timeout=300)  # fmt: skip
+    return _robot(tmp, out, *args, suite_file="system/stream.robot")
 
 
 @pytest.mark.slow
