@@ -65,7 +65,8 @@ class Against:
         if self.baseline is None:
             return f"perfgate: against a baseline: none ({self.reason})"
         b = self.baseline
-        return (f"perfgate: against the baseline run {b.label} ({b.how}, SDK {b.release}, lab {b.lab}): "
+        pooled = f", {len(b.runs)} accepted runs pooled" if len(b.runs) > 1 else ""
+        return (f"perfgate: against the baseline run {b.label} ({b.how}{pooled}, SDK {b.release}, lab {b.lab}): "
                 f"{self.compared} criteria compared; a worse one {'FAILS' if self.gates else 'is reported'} "
                 f"(BASELINE_GATES:{'true' if self.gates else 'false'})")  # fmt: skip
 
