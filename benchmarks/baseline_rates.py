@@ -6,8 +6,9 @@ Each trial draws the board's accepted history (`--history` healthy runs, each on
 them pooled are the baseline, all of them the rule's noise, as perfgate.baseline.record.Against reads a history)
 and a candidate run of every criterion, `--values` values per criterion and boot (`budget`: as many as the budget
 lets its command run, perfgate.run.plan.most_runs; or a number). While a criterion's verdict against the baseline is
-undecided (Against.wants_boot, what perfgate.run.runner.Runner asks with BASELINE_GATES:true) it gets another boot,
-up to `--boots` (budget.yaml max_boots) in all; `--boots 1` is a run that only reports. Every verdict is Against's
+undecided (Against.wants_boot, what perfgate.run.runner.Runner asks with BASELINE_GATES:true) it gets another boot
+with one more run of its command (the runner's one round), up to `--boots` (budget.yaml max_boots) in all;
+`--boots 1` is a run that only reports. Every verdict is Against's
 (the code the runner drives), every criterion and suite of the run one family. Reported:
 - healthy: trials whose candidate run has no `worse` criterion or suite at all (the family-wise rate the rule
   holds), and the verdicts per criterion;
@@ -113,7 +114,8 @@ def trial(crits: list[Criterion], truth: dict[str, Criterion], board: Board, cou
     boots: dict[str, list[int]] = {c.id: [] for c in crits}
     todo, boot = list(crits), 0
     while todo:  # as perfgate.run.runner.Runner._baseline_boots: after the first boot, only what wants another
-        for cid, vals in board.run(todo, truth, counts).items():
+        once = counts if boot == 0 else dict.fromkeys(counts, 1)  # a further boot: one round, each command once
+        for cid, vals in board.run(todo, truth, once).items():
             values[cid] += vals
             boots[cid] += [boot] * len(vals)
         boot += 1
