@@ -1,20 +1,23 @@
-"""Benchmark: the error rates of the comparison with the board's own baseline (perfgate.baseline.rule, with
-variables/baseline.yaml), in process, with the simulated board's noise (perfgate.sim.values.draw with the spread of
-perfgate.sim.spread, as benchmarks/error_rates.py draws it).
+"""Benchmark: the error rates of the comparison with the board's own baseline (perfgate.baseline: the rule, the
+pooled accepted history and the sequential boots, with variables/baseline.yaml), in process, with the simulated
+board's noise (perfgate.sim.values.Sampler: one offset per noise class per boot, as the sim draws its runs).
 
-Each trial draws two runs of every criterion of the board: a baseline run and a candidate run, each with `--values`
-values per criterion (`budget`: as many as the budget lets the criterion's command run, perfgate.run.plan.most_runs;
-or a number: 1 is a gate whose every command ran once). `--between` adds a run offset (relative sd, one draw per
-run and criterion, shared by the run's values) on top of what the sim draws, for a board whose boots differ.
-Reported:
-- healthy: trials whose candidate run has no `worse` criterion at all (the family-wise rate the rule holds), and the
-  verdicts per criterion;
-- regressed: the criteria of `--regressed` suites (default CoreMark-Pro and STREAM) made worse by `--percent` (5) in
-  the candidate: how often each reads `worse`, and how many trials find all of them.
+Each trial draws the board's accepted history (`--history` healthy runs, each one boot: the last baseline_runs of
+them pooled are the baseline, all of them the rule's noise, as perfgate.baseline.record.Against reads a history)
+and a candidate run of every criterion, `--values` values per criterion and boot (`budget`: as many as the budget
+lets its command run, perfgate.run.plan.most_runs; or a number). While a criterion's verdict against the baseline is
+undecided (Against.wants_boot, what perfgate.run.runner.Runner asks with BASELINE_GATES:true) it gets another boot
+with one more run of its command (the runner's one round), up to `--boots` (budget.yaml max_boots) in all;
+`--boots 1` is a run that only reports. Every verdict is Against's
+(the code the runner drives), every criterion and suite of the run one family. Reported:
+- healthy: trials whose candidate run has no `worse` criterion or suite at all (the family-wise rate the rule
+  holds), and the verdicts per criterion;
+- regressed: the criteria of `--regressed` suites (default CoreMark-Pro and STREAM) made worse by `--percent` (5):
+  how often each reads `worse`, the suite as a whole, and the suite raising a regression at all (it or a criterion).
 
     python benchmarks/baseline_rates.py [--board am62xx_sk] [--trials 20] [--values budget|N] [--percent 5]
                                         [--regressed coremark_pro --regressed stream] [--between 0] [--seed 1]
-                                        [--regime realistic] [--history 10]
+                                        [--regime realistic] [--history 10] [--boots N] [--json]
                                         [--ab [--ab-target <id glob>] [--max-boots 10]]
 
 `--ab`: A/B instead (perfgate.baseline.ab): build B is build A with the criteria of --ab-target --percent worse,
@@ -25,13 +28,14 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import math
 import random
 import sys
 from collections import Counter
 
 from perfgate import boards, criteria
-from perfgate.baseline import ab, config, noise, rule
+from perfgate.baseline import ab, config, noise, record, rule, select
 from perfgate.decision import artefacts, budget
 from perfgate.model import Criterion
 from perfgate.run import plan
@@ -82,24 +86,44 @@ class Board:
         return out
 
 
+def against(crits: list[Criterion], past: list[dict[str, list[float]]], cfg: config.Config, board: str,
+            history: int, looks: int) -> record.Against:  # fmt: skip
+    """The run's Against (perfgate.baseline.record, as the runner opens it) with a last-accepted baseline of the
+    board's last baseline_runs accepted runs among `past` (oldest first), and its noise from `history` of them."""
+    pooled = past[-cfg.baseline_runs :]
+    keyed = [{select.key(cid, board): v for cid, v in run.items()} for run in pooled]
+    names = [f"accepted-{i}" for i in range(len(past))][-len(pooled) :]
+    base = select.Baseline(names[-1], f"virtual/{board}/{names[-1]}", "", "sim", True, "", select.LAST_ACCEPTED,
+                           keyed[-1], keyed, names)  # fmt: skip
+    suites = {c.suite for c in crits}
+    runs = {select.key(c.id, board): [r[c.id] for r in past] for c in crits} if history else {}
+    return record.Against(base, cfg, board, len(crits) + len(suites), False, "", runs,
+                          frozenset(artefacts.find(crits)), looks)  # fmt: skip
+
+
 def trial(crits: list[Criterion], truth: dict[str, Criterion], board: Board, counts: dict[str, int],
-          cfg: config.Config, history: int) -> tuple[dict[str, str], dict[str, str]]:  # fmt: skip
-    """The verdicts of every criterion and every suite of a candidate run (with `truth`) against a healthy baseline
-    run, all held to one family (criteria and suites). With `history`, the board first has that many healthy accepted
-    runs (the last is the baseline), whose spread is the rule's noise (perfgate.baseline.noise)."""
+          cfg: config.Config, history: int, name: str,
+          max_boots: int) -> tuple[dict[str, str], dict[str, str], int]:  # fmt: skip
+    """The verdicts of every criterion and every suite of a candidate run (with `truth`) against the board's healthy
+    accepted history (`history` runs, at least 1: the last baseline_runs pooled, all of them its noise), all held to
+    one family (criteria and suites), and the boots the run took: while a criterion's baseline verdict is undecided
+    and its boots may grow (record.Against.wants_boot), its suite boots again, up to `max_boots` (as the gate's
+    runner does)."""
     past = [board.run(crits, {}, counts) for _ in range(max(history, 1))]
-    base, cand = past[-1], board.run(crits, truth, counts)
-    suites = sorted({c.suite for c in crits})
-    m = len(crits) + len(suites)
-    arte = artefacts.find(crits)
-    noises = {c.id: noise.of_criterion(c, cfg, c.id in arte, [r[c.id] for r in past] if history else []) for c in crits}
-    rows = {c.id: rule.compare(base[c.id], cand[c.id], c.direction, noises[c.id], cfg, m).verdict for c in crits}
-    by_suite = {}
-    for suite in suites:
-        parts = [(base[c.id], cand[c.id], c.direction, noises[c.id]) for c in crits if c.suite == suite]
-        ch = rule.combine(parts, cfg, m)
-        by_suite[suite] = ch.verdict if ch else rule.UNDECIDED
-    return rows, by_suite
+    ag = against(crits, past, cfg, name, history, max_boots)
+    values: dict[str, list[float]] = {c.id: [] for c in crits}
+    boots: dict[str, list[int]] = {c.id: [] for c in crits}
+    todo, boot = list(crits), 0
+    while todo:  # as perfgate.run.runner.Runner._baseline_boots: after the first boot, only what wants another
+        once = counts if boot == 0 else dict.fromkeys(counts, 1)  # a further boot: one round, each command once
+        for cid, vals in board.run(todo, truth, once).items():
+            values[cid] += vals
+            boots[cid] += [boot] * len(vals)
+        boot += 1
+        todo = [c for c in crits if ag.wants_boot(c, values[c.id], boots[c.id], boot)]
+    rows = {c.id: ag.change(c, values[c.id], boots[c.id]).verdict for c in crits}  # type: ignore[union-attr]
+    by_suite = {s: str(x.get("verdict")) for s, x in ag.suites(crits, values, boots).items()}
+    return rows, by_suite, boot
 
 
 def ab_trials(crits: list[Criterion], board_sim: Board, counts: dict[str, int], cfg: config.Config,
@@ -152,9 +176,15 @@ def main() -> int:
         default=0.0,
         help="a run offset's relative sd per suite (a sim without boots of its own)",
     )
-    ap.add_argument("--history", type=int, default=0, help="healthy accepted runs before (their spread: the noise)")
+    ap.add_argument(
+        "--history",
+        type=int,
+        default=10,
+        help="healthy accepted runs before (the last baseline_runs pooled: the baseline; all: its noise)",
+    )
     ap.add_argument("--regime", help="the sim's noise regime (perfgate.sim.spread.load(regime=...), when it has one)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true", help="also print the rates as one JSON object (last)")
     ap.add_argument("--ab", action="store_true", help="A/B instead: build B with --ab-target --percent worse")
     ap.add_argument(
         "--ab-target",
@@ -162,6 +192,7 @@ def main() -> int:
         help="the criteria (an id glob) build B regresses",
     )
     ap.add_argument("--max-boots", type=int, default=10, help="A/B: at most this many boots of each build")
+    ap.add_argument("--boots", type=int, help="a run's most boots (default: budget.yaml max_boots)")
     args = ap.parse_args()
     if args.trials < 1:
         print("error: --trials must be 1 or more", file=sys.stderr)
@@ -175,6 +206,7 @@ def main() -> int:
     spread = spread.excluding(crits)
     cfg = config.load()
     profile, plan_budget = boards.profile(board), budget.load()
+    args.boots = args.boots or plan_budget.max_boots
     if args.values == "budget":
         counts: dict[str, int] = {}
         for suite in sorted({c.suite for c in crits}):
@@ -196,8 +228,11 @@ def main() -> int:
         print(f"NOTHING MEASURED: {board} has no criterion in {', '.join(suites)} to regress", file=sys.stderr)
         return 1
     clean, verdicts, false_worse = 0, Counter(), Counter()
+    boots_used: list[int] = []
+    boots_bad: list[int] = []
     for _ in range(args.trials):
-        v, vs = trial(crits, {}, board_sim, counts, cfg, args.history)
+        v, vs, _b = trial(crits, {}, board_sim, counts, cfg, args.history, board, args.boots)
+        boots_used.append(_b)
         verdicts.update(v.values())
         worse = [cid for cid, x in v.items() if x == rule.WORSE] + [s for s, x in vs.items() if x == rule.WORSE]
         clean += not worse
@@ -209,26 +244,51 @@ def main() -> int:
     for cid, k in false_worse.most_common(5):
         print(f"  false worse {k}x {cid}")
     truth = {c.id: values.degrade(c, args.percent) for c in target}
-    found, all_found, others, suite_found = Counter(), 0, 0, Counter()
+    found, all_found, others, suite_found, raised = Counter(), 0, 0, Counter(), Counter()
     for _ in range(args.trials):
-        v, vs = trial(crits, truth, board_sim, counts, cfg, args.history)
+        v, vs, _b = trial(crits, truth, board_sim, counts, cfg, args.history, board, args.boots)
+        boots_bad.append(_b)
         hits = [c.id for c in target if v[c.id] == rule.WORSE]
         found.update(hits)
         all_found += len(hits) == len(target)
         others += sum(1 for cid, x in v.items() if x == rule.WORSE and cid not in truth)
         others += sum(1 for s, x in vs.items() if x == rule.WORSE and s not in suites)
         suite_found.update(s for s in suites if vs.get(s) == rule.WORSE)
+        raised.update(s for s in suites if vs.get(s) == rule.WORSE or any(v[c.id] == rule.WORSE for c in target
+                                                                          if c.suite == s))  # fmt: skip
     rates = [found[c.id] for c in target]
     print(f"a {args.percent:g} % regression in {', '.join(suites)} ({len(target)} criteria): every one found worse "
           f"in {all_found}/{args.trials} runs; per criterion found in {min(rates, default=0)}-{max(rates, default=0)}"
           f"/{args.trials} (median {sorted(rates)[len(rates) // 2] if rates else 0}); a `worse` elsewhere "
           f"{others} times")  # fmt: skip
     print("  the suite as a whole found worse: " + ", ".join(f"{s} {suite_found[s]}/{args.trials}" for s in suites))
+    print(
+        "  a baseline regression raised in the suite (it or a criterion of it worse): "
+        + ", ".join(f"{s} {raised[s]}/{args.trials}" for s in suites)
+    )
+    print(
+        f"  boots a run took: healthy median {_median(boots_used)}, regressed median {_median(boots_bad)} "
+        f"(at most {args.boots})"
+    )
     for c in sorted(target, key=lambda c: found[c.id])[:6]:
         if found[c.id] < args.trials:
             print(f"  found {found[c.id]}/{args.trials}: {c.id} (values per run {counts[c.id]}, sim sd "
                   f"{spread.of(c) * 100:.2f} %)")  # fmt: skip
+    if args.json:
+        print(json.dumps({
+            "board": board, "regime": args.regime, "history": args.history, "trials": args.trials,
+            "percent": args.percent, "boots": args.boots, "seed": args.seed,
+            "healthy_clean": clean, "false_worse": dict(false_worse),
+            "regressed": {s: {"raised": raised[s], "suite_worse": suite_found[s],
+                              "criteria": {c.id: found[c.id] for c in target if c.suite == s}} for s in suites},
+            "worse_elsewhere": others, "boots_healthy_median": _median(boots_used),
+            "boots_regressed_median": _median(boots_bad),
+        }, indent=1))  # fmt: skip
     return 0
+
+
+def _median(xs: list[int]) -> int:
+    return sorted(xs)[len(xs) // 2] if xs else 0
 
 
 if __name__ == "__main__":

@@ -173,8 +173,8 @@ def test_comparison_html_has_the_section_and_a_second_verdict_column(tmp_path: P
     assert "Against baseline" in table and ">worse</b> -5.0 %" in table
 
 
-def _robot(tmp: Path, out: str, *args: str) -> subprocess.CompletedProcess:
-    suite = paths.root() / "suites" / "system" / "nbench.robot"
+def _robot(tmp: Path, out: str, *args: str, suite_file: str = "system/nbench.robot") -> subprocess.CompletedProcess:
+    suite = paths.root() / "suites" / suite_file
     cmd = [sys.executable, "-m", "robot", "--outputdir", str(tmp / out), "--console", "dotted", "-v",
            "BOARD:am62xx_sk", "-v", "SIM_SPEED:20", *args, str(suite)]  # fmt: skip
     env = {**os.environ, "PERFGATE_RESULTS": str(tmp / "results"), "PERFGATE_NO_COLLECT": "1"}

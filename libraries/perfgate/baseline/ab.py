@@ -8,7 +8,8 @@ spread shrunk towards the class figure for one boot mean (sd^2 + between^2: as i
 cautious side). After every pair of boots each
 undecided criterion is looked at again, look k held to alpha_worse / (m x 2^k) and alpha_same / 2^k, so that all
 the looks together spend no more than one (a criterion's decision once reached is final). What is still undecided
-when the budget of boots is spent is `undecided`, with the smallest regression those boots could have found.
+when the budget of boots is spent is `undecided`, with the smallest regression those boots could have found. A
+criterion build A measured in every boot and build B in none of its (at least min_boots) is `worse`: B cannot run it.
 
 What is here is the rule and its loop over a `boot(build, ids)` callable: `perfgate ab` (perfgate.commands.ab) boots
 each build as a robot run of the gate's suites in the lab; benchmarks/baseline_rates.py --ab draws boots in process
@@ -86,4 +87,11 @@ class ABRun:
         one_boot = replace(n, sd=math.hypot(n.sd, n.between), between=0.0, between_df=None)
         cfg = replace(self.cfg, alpha_same=self.cfg.alpha_same / 2**look)
         a, b = self.means["A"].get(cid, []), self.means["B"].get(cid, [])
+        booted = self.order.count("B")
+        if not b and a and len(a) == self.order.count("A") and booted >= self.min_boots:
+            # what build A measured in every boot and build B in none of its boots: B cannot run it (a gate fails a
+            # criterion it did not measure)
+            return rule.Change(rule.WORSE, None, None, None, 1 - 2 * cfg.alpha_same, n.tolerance, None, 0, 0, None,
+                               n.between, None, n.name, f"build B measured nothing in its {booted} boots, build A in "
+                               f"each of its {len(a)}")  # fmt: skip
         return rule.compare(a, b, self.criteria[cid].direction, one_boot, cfg, self.m * 2**look)

@@ -19,6 +19,7 @@ KEYS = (
     "floor_df",
     "between_df",
     "history_runs",
+    "baseline_runs",
     "guide_range_sd",
     "bimodal_ratio",
     "default",
@@ -48,6 +49,7 @@ class Config:
     floor_df: float = 8.0  # the class sd counts as this many degrees of freedom of within-run noise
     between_df: float = 1.0  # the class `between` counts as this many against the board's history
     history_runs: int = 3  # accepted runs before the board's own noise replaces the class figures
+    baseline_runs: int = 10  # the last-accepted baseline pools the board's last this many accepted runs
     guide_range_sd: float = 2.0  # a published range is read as this many sd
     bimodal_ratio: float = 3.0  # max / min at or above this: two modes
     default: ClassNoise = ClassNoise("default", 0.03, 0.01, 0.003)
@@ -107,6 +109,7 @@ def load(path: Path | None = None) -> Config:
         floor_df=scalar("floor_df", 8, 1.0, 1000.0),
         between_df=scalar("between_df", 1, 0.0, 1000.0),
         history_runs=int(scalar("history_runs", 3, 2, 1000)),
+        baseline_runs=int(scalar("baseline_runs", 10, 1, 1000)),
         guide_range_sd=scalar("guide_range_sd", 2.0, 0.5, 10.0),
         bimodal_ratio=scalar("bimodal_ratio", 3.0, 1.01, 1e6),
         default=_class("default", data["default"], "default", path, line_of(path, "default")),

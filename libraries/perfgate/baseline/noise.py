@@ -51,7 +51,11 @@ def of_criterion(c: Criterion, cfg: Config, artefact: bool, runs: list[list[floa
     class figures) once it has them."""
     base = cfg.of(c)
     if not artefact and c.min and c.max and c.min > 0 and c.max / c.min >= cfg.bimodal_ratio:
-        return with_guide(base, c.value, c.min, c.max, cfg)  # two modes, a boot taking either: no history shows it
+        # two modes, a boot taking either: no history shows it, and the distance between them (on the log scale) lies
+        # between boots: half of it is one sd, so a boot in the other mode than the history's is two sd, never `worse`
+        wide = with_guide(base, c.value, c.min, c.max, cfg)
+        between = max(math.log(c.max / c.min) / 2, wide.between)
+        return replace(wide, between=between, name=f"{base.name}, two modes by boot")
     if sum(1 for r in runs if any(v > 0 for v in r)) >= cfg.history_runs:
         return of_history(runs, base, cfg)  # the board's own noise: the guide's (other boards', other days') no more
     return base if artefact else with_guide(base, c.value, c.min, c.max, cfg)

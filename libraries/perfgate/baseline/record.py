@@ -11,6 +11,18 @@ from perfgate.decision import artefacts
 from perfgate.model import Criterion
 
 
+def by_boot(values: list[float], boots: list[int] | None) -> list[list[float]]:
+    """A run's values of a criterion split by the boot each was measured in (in order of the boots)."""
+    if not values:
+        return []
+    if not boots or len(boots) != len(values):
+        return [list(values)]
+    out: dict[int, list[float]] = {}
+    for v, b in zip(values, boots, strict=True):
+        out.setdefault(b, []).append(v)
+    return list(out.values())
+
+
 @dataclass
 class Against:
     """The run's comparison with its baseline (None: there is none, `reason` says why)."""
@@ -23,18 +35,19 @@ class Against:
     reason: str = ""
     history: dict[str, list[list[float]]] = field(default_factory=dict)  # key -> values of each accepted run
     artefacts: frozenset[str] = frozenset()  # criteria whose published min/max is not a spread
+    looks: int = 1  # the boots a criterion may have (budget.yaml max_boots): a look at each spends part of alpha
     _done: dict[str, rule.Change] = field(default_factory=dict)
 
     @classmethod
     def open(cls, spec: str | None, board: str, virtual: bool, lab: str, release: str, run: str,
-             criteria: list[Criterion], gates: bool = False) -> Against:  # fmt: skip
+             criteria: list[Criterion], gates: bool = False, looks: int = 1) -> Against:  # fmt: skip
         """The run's baseline (PerfgateError for a named run that cannot be one) and the family it is held to."""
-        baseline, reason = select.choose(spec, board, virtual, lab, release, exclude=run)
         cfg = config.load()
+        baseline, reason = select.choose(spec, board, virtual, lab, release, exclude=run, pool=cfg.baseline_runs)
         have = [c for c in criteria if baseline and select.key(c.id, board) in baseline.values]
         m = len(have) + len({c.suite for c in have})  # the family: every criterion and every suite compared
         runs = select.board_runs(board, virtual, lab, exclude=run) if baseline else {}
-        return cls(baseline, cfg, board, max(m, 1), gates, reason, runs, frozenset(artefacts.find(criteria)))
+        return cls(baseline, cfg, board, max(m, 1), gates, reason, runs, frozenset(artefacts.find(criteria)), looks)
 
     def noise_of(self, c: Criterion) -> config.ClassNoise:
         """The criterion's noise: its class's, or the board's own once its history has enough accepted runs."""
@@ -52,39 +65,64 @@ class Against:
         if self.baseline is None:
             return f"perfgate: against a baseline: none ({self.reason})"
         b = self.baseline
-        return (f"perfgate: against the baseline run {b.label} ({b.how}, SDK {b.release}, lab {b.lab}): "
+        pooled = f", {len(b.runs)} accepted runs pooled" if len(b.runs) > 1 else ""
+        return (f"perfgate: against the baseline run {b.label} ({b.how}{pooled}, SDK {b.release}, lab {b.lab}): "
                 f"{self.compared} criteria compared; a worse one {'FAILS' if self.gates else 'is reported'} "
                 f"(BASELINE_GATES:{'true' if self.gates else 'false'})")  # fmt: skip
 
-    def change(self, c: Criterion, values: list[float]) -> rule.Change | None:
-        """The criterion's comparison with the baseline (None without a baseline run)."""
+    def change(self, c: Criterion, values: list[float], boots: list[int] | None = None) -> rule.Change | None:
+        """The criterion's comparison with the baseline (None without a baseline run); `boots`: the boot of each value
+        (the gate boots again while a criterion is undecided), one boot when not given. Look k (k boots) of at most
+        `looks` spends alpha / 2^k (the last, alpha / 2^(looks - 1)), so the looks together spend alpha."""
         if self.baseline is None:
             return None
         if c.id not in self._done:
-            before = self.baseline.values.get(select.key(c.id, self.board), [])
-            self._done[c.id] = rule.compare(before, values, c.direction, self.noise_of(c), self.cfg, self.compared)
+            before = self.baseline.groups(select.key(c.id, self.board))
+            now = by_boot(values, boots)
+            look = min(max(len(now), 1), self.looks)
+            spend = 1 if self.looks <= 1 else 2 ** min(look, self.looks - 1)
+            self._done[c.id] = rule.compare_groups(before, now, c.direction, self.noise_of(c), self.cfg,
+                                                   self.compared * spend)  # fmt: skip
         return self._done[c.id]
 
-    def entry(self, c: Criterion, values: list[float]) -> dict:
+    def wants_boot(self, c: Criterion, values: list[float], boots: list[int] | None, booted: int) -> bool:
+        """Whether the criterion's baseline verdict is undecided after `booted` boots of its suite while another may
+        follow (the sequential rule: the runner boots again for it, within budget.yaml's max_boots)."""
+        if self.baseline is None or booted >= self.looks or not values:
+            return False
+        self._done.pop(c.id, None)
+        ch = self.change(c, values, boots)
+        self._done.pop(c.id, None)  # the run goes on: its verdict is made again on what it ends with
+        return ch is not None and ch.verdict == rule.UNDECIDED and ch.change_pct is not None
+
+    def forget(self) -> None:
+        """Drop the comparisons made so far (the run has more values now)."""
+        self._done.clear()
+
+    def entry(self, c: Criterion, values: list[float], boots: list[int] | None = None) -> dict:
         """metrics.json's `baseline` of a measured criterion ({} without a baseline run)."""
-        ch = self.change(c, values)
+        ch = self.change(c, values, boots)
         if ch is None or self.baseline is None:
             return {}
         return {"baseline": {"run": self.baseline.run, **ch.to_json()}}
 
-    def suites(self, criteria: list[Criterion], samples: dict[str, list[float]]) -> dict[str, dict]:
-        """run.json's `baseline.suites`: each suite's change against the baseline run, its rows averaged
-        (perfgate.baseline.rule.combine: + is better)."""
+    def suites(self, criteria: list[Criterion], samples: dict[str, list[float]],
+               boots: dict[str, list[int]] | None = None) -> dict[str, dict]:  # fmt: skip
+        """run.json's `baseline.suites`: each suite's change against the baseline, its rows averaged
+        (perfgate.baseline.rule.combine_groups: + is better)."""
         if self.baseline is None:
             return {}
         rows: dict[str, list] = {}
         for c in criteria:
-            before = self.baseline.values.get(select.key(c.id, self.board))
+            before = self.baseline.groups(select.key(c.id, self.board))
             if before and samples.get(c.id):
-                rows.setdefault(c.suite, []).append((before, samples[c.id], c.direction, self.noise_of(c)))
+                now = by_boot(samples[c.id], (boots or {}).get(c.id))
+                rows.setdefault(c.suite, []).append((before, now, c.direction, self.noise_of(c)))
         out = {}
         for suite, parts in rows.items():
-            ch = rule.combine(parts, self.cfg, self.compared)
+            look = min(max(len(now) for _, now, _, _ in parts), self.looks)
+            spend = 1 if self.looks <= 1 else 2 ** min(look, self.looks - 1)
+            ch = rule.combine_groups(parts, self.cfg, self.compared * spend)
             if ch is not None:
                 out[suite] = {**ch.to_json(), "rows": len(parts), "text": ch.describe()}
         return out
@@ -104,9 +142,9 @@ class Against:
                 + (f"; worse: {', '.join(worse)}" if worse else "")
                 + (f"; suites worse: {', '.join(bad_suites)}" if bad_suites else ""))  # fmt: skip
 
-    def fails(self, c: Criterion, values: list[float]) -> str | None:
+    def fails(self, c: Criterion, values: list[float], boots: list[int] | None = None) -> str | None:
         """Why the criterion's test fails on its baseline (BASELINE_GATES:true and `worse`), None when it does not."""
-        ch = self.change(c, values)
+        ch = self.change(c, values, boots)
         if not self.gates or ch is None or ch.verdict != rule.WORSE or self.baseline is None:
             return None
         return f"worse than the baseline run {self.baseline.label} (BASELINE_GATES:true): {ch.describe()}"

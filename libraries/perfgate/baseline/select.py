@@ -29,12 +29,19 @@ class Baseline:
     started: str
     how: str  # last-accepted | named
     values: dict[str, list[float]] = field(default_factory=dict)  # criterion key (id without board) -> its values
+    # last-accepted: the board's last accepted runs pooled (oldest first, `values` the last); a named run: itself
+    pool: list[dict[str, list[float]]] = field(default_factory=list)
+    runs: list[str] = field(default_factory=list)  # the names of the pooled runs
+
+    def groups(self, k: str) -> list[list[float]]:
+        """A criterion's values in each pooled run that measured it (one boot each), oldest first."""
+        return [p[k] for p in (self.pool or [self.values]) if p.get(k)]
 
     def describe(self) -> dict:
         """run.json's `baseline`."""
         return {"run": self.run, "label": self.label, "release": self.release, "lab": self.lab,
                 "virtual": self.virtual, "started": self.started, "how": self.how,
-                "criteria": len(self.values)}  # fmt: skip
+                "criteria": len(self.values), "pooled": self.runs or [self.run]}  # fmt: skip
 
 
 def key(cid: str, board: str) -> str:
@@ -66,18 +73,27 @@ def accepted(rec: dict) -> bool:
     return rec.get("status") in (None, "finished") and rec.get("verdict") == RunVerdict.PASS and not rec.get("faults")
 
 
-def last_accepted(board: str, virtual: bool, lab: str, release: str, exclude: str = "") -> Baseline | None:
-    """The board's last accepted run of `release` in `lab` (of the same kind), from its history."""
-    runs = history.read(history.path_for(board, virtual)).runs
-    for rec in reversed(runs):
+def last_accepted(board: str, virtual: bool, lab: str, release: str, exclude: str = "",
+                  pool: int = 1) -> Baseline | None:  # fmt: skip
+    """The board's last accepted run of `release` in `lab` (of the same kind), from its history, with up to `pool`
+    accepted runs of that release and lab (the last included) pooled: the board's accepted history."""
+    found = []
+    for rec in reversed(history.read(history.path_for(board, virtual)).runs):
         if rec.get("run") == exclude or bool(rec.get("virtual")) != virtual or not accepted(rec):
             continue
         if str(rec.get("lab") or "") != lab or str(rec.get("release") or "") != release:
             continue
-        label = f"{paths.VIRTUAL + '/' if virtual else ''}{board}/{rec['run']}"
-        return Baseline(str(rec["run"]), label, release, lab, virtual, str(rec.get("started") or ""), LAST_ACCEPTED,
-                        values_of(rec["metrics"], board))  # fmt: skip
-    return None
+        found.append(rec)
+        if len(found) >= pool:
+            break
+    if not found:
+        return None
+    rec = found[0]
+    label = f"{paths.VIRTUAL + '/' if virtual else ''}{board}/{rec['run']}"
+    runs = list(reversed(found))
+    return Baseline(str(rec["run"]), label, release, lab, virtual, str(rec.get("started") or ""), LAST_ACCEPTED,
+                    values_of(rec["metrics"], board), [values_of(r["metrics"], board) for r in runs],
+                    [str(r["run"]) for r in runs])  # fmt: skip
 
 
 def board_runs(board: str, virtual: bool, lab: str, exclude: str = "") -> dict[str, list[list[float]]]:
@@ -114,12 +130,12 @@ def named(spec: str, board: str, virtual: bool) -> Baseline:
                     str(meta.get("started") or ""), "named", values_of(run.entries, run.board))  # fmt: skip
 
 
-def choose(spec: str | None, board: str, virtual: bool, lab: str, release: str, exclude: str = "") -> tuple[
-        Baseline | None, str]:  # fmt: skip
+def choose(spec: str | None, board: str, virtual: bool, lab: str, release: str, exclude: str = "",
+           pool: int = 1) -> tuple[Baseline | None, str]:  # fmt: skip
     """(the baseline, why there is none). PerfgateError for a named run that cannot be one."""
     text = (spec or "").strip()
     if text.lower() in ("", LAST_ACCEPTED, "${none}"):
-        found = last_accepted(board, virtual, lab, release, exclude)
+        found = last_accepted(board, virtual, lab, release, exclude, pool)
         if found is None:
             kind = "virtual" if virtual else "hardware"
             return None, (f"no accepted {kind} run of {board} judged against {release} in lab {lab} yet: this run is "

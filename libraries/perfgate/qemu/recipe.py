@@ -45,6 +45,10 @@ class Image:
 
 
 def lab_file(lab: str = LAB) -> Path:
+    """A lab name of variables/labs/, or a lab file's path (another build of the board: `perfgate ab --b LAB:<file>`,
+    whose `start` passes `qemu serve --lab <file>`)."""
+    if lab.endswith((".yaml", ".yml")) or "/" in lab:
+        return Path(lab)
     return paths.labs() / f"{lab}.yaml"
 
 

@@ -93,6 +93,7 @@ class Gate:
             self.recording.open_baseline(_var("BASELINE"))
         except PerfgateError as e:
             bad_input(e)
+        self.runner.baseline_more = self.recording.baseline_more()
         plan.allocate(self.judge, s.selection.criteria, s.selected, s.settings, s.profile, s.lab, _var)
         stuck_at = self.judge.undecidable
         for warning in plan.warnings(s.selection.criteria, s.selected, s.settings, s.profile, s.lab, stuck_at, _var):

@@ -169,10 +169,20 @@ class Recording:
         assert s.selection is not None and s.run_dir is not None
         judged = [c for c in s.selection.criteria if not s.selected or c.suite in s.selected]
         text = None if spec is None else str(spec)
+        looks = s.settings.budget.max_boots if s.settings.baseline_gates and s.settings.budget else 1
         self.against = Against.open(text, s.board, s.virtual, str(self.meta.get("lab") or ""), s.selection.label,
-                                    s.run_dir.name, judged, s.settings.baseline_gates)  # fmt: skip
+                                    s.run_dir.name, judged, s.settings.baseline_gates, looks)  # fmt: skip
         self.meta["baseline"] = self.against.meta()
         logger.console(self.against.console())
+
+    def baseline_more(self) -> Callable[[Criterion, list[float], list[int], int], bool] | None:
+        """What the runner asks after a suite's judgement while its baseline gates (BASELINE_GATES:true): whether a
+        criterion's baseline verdict is undecided and another boot may decide it (the sequential rule, within
+        budget.yaml's max_boots). None when the run has no baseline or it only reports (no boot is spent on it)."""
+        a = self.against
+        if a is None or a.baseline is None or not a.gates or a.looks <= 1:
+            return None
+        return a.wants_boot
 
     def say_against_baseline(self, o: Outcome) -> str | None:
         """Log a judged criterion against its baseline run; why its test fails on it (BASELINE_GATES:true and
@@ -181,11 +191,12 @@ class Recording:
             return None
         suite = self.runner.by_id.get(o.criterion.id)
         values = suite.samples.get(o.criterion.id, []) if suite else []
-        ch = self.against.change(o.criterion, values)
+        boots = suite.boots.get(o.criterion.id) if suite else None
+        ch = self.against.change(o.criterion, values, boots)
         if ch is not None:
             text = f"Against the baseline run {self.against.baseline.label}: {ch.describe()}"
             logger.warn(text) if ch.verdict == "worse" else logger.info(text)
-        return self.against.fails(o.criterion, values)
+        return self.against.fails(o.criterion, values, boots)
 
     def test_ended(self, cid: str, pending: Outcome | None, status: str, message: str, test_id: str,
                    test_name: str) -> None:  # fmt: skip
@@ -259,7 +270,7 @@ class Recording:
         """metrics.json's `baseline` of a measured criterion (its verdict against the baseline run)."""
         if self.against is None or suite is None or j is None or not suite.samples.get(c.id):
             return {}
-        return self.against.entry(c, suite.samples[c.id])
+        return self.against.entry(c, suite.samples[c.id], suite.boots.get(c.id))
 
     def _noise_entry(self, c: Criterion, suite: SuiteResult | None) -> dict:
         """metrics.json's noise of a measured criterion (the relative sd per value its sequential verdict used, its
@@ -282,7 +293,8 @@ class Recording:
         if self.against is not None and self.against.baseline is not None:
             crits = [c for r in self.runner.suites.values() for c in r.criteria.values()]
             samples = {cid: v for r in self.runner.suites.values() for cid, v in r.samples.items()}
-            self.meta["baseline"] = {**self.against.meta(), "suites": self.against.suites(crits, samples)}
+            boots = {cid: v for r in self.runner.suites.values() for cid, v in r.boots.items()}
+            self.meta["baseline"] = {**self.against.meta(), "suites": self.against.suites(crits, samples, boots)}
         first = self.runner.first_state
         board_state = {"board_state": first.entry()} if first is not None else {}
         page = self.recorder.finish({"signal": self.session.signal, "never_ran": never, **board_state}, state=state)

@@ -19,7 +19,7 @@ from pathlib import Path
 from robot.api import logger
 
 from perfgate.decision import validity
-from perfgate.decision.judge import Judge, SuiteState
+from perfgate.decision.judge import Judge, SuiteDecision, SuiteState
 from perfgate.decision.verdict import Judgement
 from perfgate.errors import BoardLost, PerfgateError, ToolMissing
 from perfgate.labkinds.base import Access
@@ -179,6 +179,9 @@ class Runner:
         self._clean: tuple[float, validity.State] | None = None  # the last read after a command, when it was clean
         self._timings: progress.Timings | None = None  # the board's earlier runs' time per command and suite
         self.elapsed: dict[str, float] = {}  # evidence file -> seconds its command took
+        # BASELINE_GATES: (criterion, its values, their boots, the suite's boots so far) -> whether its verdict against
+        # the board's baseline is undecided and another boot may decide it (perfgate.baseline.record.Against)
+        self.baseline_more: Callable[[Criterion, list[float], list[int], int], bool] | None = None
 
     def board(self) -> Access:
         """The started board; AssertionError when no lab started one."""
@@ -233,11 +236,33 @@ class Runner:
                         f"({', '.join(undecided)})")  # fmt: skip
         if not decision.final:  # a judge that never settles must not hang the run: judged on what it has
             decision = judge.decide(self._state_of(result, False, cmds))
+        decision, i = self._baseline_boots(workload, crits, result, judge, cmds, decision, i)
         assert decision.measured is not None
         result.measured = decision.measured
         result.judgements = decision.judgements
         result.rounds = i + 1
         return result
+
+    def _baseline_boots(self, workload: Workload, crits: list[Criterion], result: SuiteResult, judge: Judge,
+                        cmds: list, decision: SuiteDecision, i: int) -> tuple[SuiteDecision, int]:  # fmt: skip
+        """The sequential rule against the board's baseline (BASELINE_GATES:true): while a criterion's baseline
+        verdict is undecided, the board boots again and its commands run again, up to budget.yaml's max_boots boots
+        of the suite in all; then the suite is judged again on everything it measured."""
+        more, budget = self.baseline_more, self.session.settings.budget
+        while more is not None and budget is not None and i < MAX_ROUNDS:
+            booted = max((len(set(b)) for cid, b in result.boots.items() if cid in result.criteria), default=0)
+            if booted >= budget.max_boots:
+                break
+            again = [c for c in crits if more(c, result.samples.get(c.id, []), result.boots.get(c.id, []), booted)]
+            if not again:
+                break
+            logger.info(f"{result.suite}: boot {booted + 1}: {len(again)} criteria undecided against the baseline run "
+                        f"again ({', '.join(c.id for c in again)})")  # fmt: skip
+            self.reboot(result.suite)
+            i += 1
+            self._run_once(workload, again, result, i)
+            decision = judge.decide(self._state_of(result, False, cmds))
+        return decision, i
 
     def _run_once(self, workload: Workload, crits: list[Criterion], result: SuiteResult, i: int) -> None:
         """Round `i` of the suite's workload over `crits` (all of them first; then the criteria whose commands run
