@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -128,7 +129,10 @@ def test_two_gates_started_at_once_on_one_simulated_board_take_turns_and_a_third
     first, second = ("A", "B") if gates["A"].pid == holder else ("B", "A")
     assert gates["A"].returncode == 0 and gates["B"].returncode == 0, out["A"][-2000:] + out["B"][-2000:]
     assert refused.returncode != 0
-    assert f"am62xx_sk in LAB=bench32 is driven by another gate: pid {holder} on " in out["C"], out["C"][-2000:]
+    # C looks while one of A and B drives the board: the first holder, or (on a loaded machine, where robot starts
+    # slowly) the second, once the first has finished; either way it names a gate that holds the board, never waits
+    named = re.search(r"am62xx_sk in LAB=bench32 is driven by another gate: pid (\d+) on ", out["C"])
+    assert named and int(named[1]) in (gates["A"].pid, gates["B"].pid), out["C"][-2000:]
     assert not list((tmp_path / "C" / "results").glob("**/run.json")), "a refused gate opens no run"
     said = out[second]
     assert f"is driven by another gate: pid {holder} on " in said and "waiting for it" in said, said[-2000:]
