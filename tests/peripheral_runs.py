@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from robot.api import ExecutionResult
+
 from selftest import ROOT, run_gate
 
 __all__ = ["ROOT", "run_suites"]

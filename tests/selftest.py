@@ -12,11 +12,10 @@ from pathlib import Path
 
 from robot.api import ExecutionResult
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import calibrated
 from seed_releases import seed
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 # These self-tests check plumbing (tools print, parsers read, suites judge), each on a few suites of a quiet
 # simulated board. The decisive verdict (perfgate.judge) leaves a healthy board's criteria undecided rarely, but not
 # never (a row the sim's RFC 2544 search lands a few percent low, a timer-quantised benchmark): that is beside the

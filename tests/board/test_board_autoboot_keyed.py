@@ -153,6 +153,7 @@ def test_the_board_data_names_the_key_of_a_line_that_does_not(rig):
     assert board.state == "uboot" and kb.stopped == 1
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_a_key_the_board_ignores_fails_naming_the_key_and_the_line(rig):
     """A line naming no key the gate knows ("any key") where the board wants another: the failure says what was
     typed, why, and the line."""

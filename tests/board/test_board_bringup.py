@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
 import pytest
 
+from testpaths import ROOT
+
 pytestmark = pytest.mark.slow
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bringup.py"
+BENCH = ROOT / "benchmarks" / "bringup.py"
 
 
 def test_power_on_to_shell_and_ssh_on_the_simulated_board(tmp_path):

@@ -19,8 +19,7 @@ import yaml
 from perfgate.board.boardlock import BoardBusy, BoardLock
 from perfgate.board.console import Console, ConsoleLost
 from ptyboard import PtyBoard
-
-ROOT = Path(__file__).resolve().parents[1]
+from testpaths import ROOT
 
 
 def test_a_second_holder_is_refused_naming_the_first_then_takes_the_board_once_free(tmp_path: Path) -> None:

@@ -5,11 +5,9 @@ reason and the next suite reconnects and passes."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "robot"))
 from selftest import run_gate
 
 pytestmark = pytest.mark.slow

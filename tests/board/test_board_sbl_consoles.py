@@ -26,8 +26,9 @@ from perfgate.board.commands import Commands
 from perfgate.board.lab import load
 from perfgate.board.strategy import Board, BringUpError
 from ptyboard import PoweredBoard, write_lab
+from testpaths import FIXTURES
 
-CONSOLES_DIR = Path(__file__).parent / "fixtures" / "boot" / "consoles"
+CONSOLES_DIR = FIXTURES / "boot" / "consoles"
 CONSOLES = sorted(CONSOLES_DIR.glob("*.yaml"))
 LOGIN = re.compile(r"^(?P<host>\S+) login:", re.M)
 KERNEL = "6.6.32-rt32-ti (scripted: the consoles end at the login prompt)"

@@ -14,9 +14,7 @@ from pathlib import Path
 import pytest
 from robot.api import ExecutionResult
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-ROOT = Path(__file__).resolve().parents[1]
+from testpaths import ROOT
 
 
 @pytest.mark.slow

@@ -239,6 +239,7 @@ def test_kernel_panic_fails_fast_after_one_retry(rig):
     assert board.state == "uboot"
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_uboot_hang_times_out_with_a_clear_message(rig):
     board, sb = rig(fault="uboot-hang")
     board.transition("uboot")
@@ -278,6 +279,7 @@ def test_console_failure_patterns_and_timeouts_on_a_real_pty(tmp_path):
         sb.close()
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_soft_power_without_a_switch_gets_no_retry(rig):
     board, _sb = rig(fault="panic", power="none")
     with pytest.raises(BringUpError, match="no power switch: no retry"):

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from perfgate import labcheck, runvars
+from testpaths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DHRYSTONE = ROOT / "suites" / "system" / "dhrystone.robot"
 
 LAB = """\
@@ -105,12 +105,14 @@ def dryrun(tmp_path: Path, *args: str, suite: Path = DHRYSTONE) -> subprocess.Co
         (("-v", "SIM_SPREAD:-1"), "variable SIM_SPREAD: must be a relative spread from 0 up to 10"),
     ],
 )
+@pytest.mark.integration  # runs robot
 def test_dryrun_fails_on_bad_input(tmp_path: Path, args: tuple[str, ...], said: str) -> None:
     p = dryrun(tmp_path, "-v", "BOARD:am62xx_sk", *args)
     assert p.returncode != 0, p.stdout + p.stderr
     assert f"[ ERROR ] perfgate: {said}" in p.stdout + p.stderr, p.stdout + p.stderr
 
 
+@pytest.mark.integration  # runs robot
 def test_dryrun_fails_on_a_misspelled_lab_key(tmp_path: Path) -> None:
     path = lab(tmp_path, extra="serail: {port: /dev/null}\n")
     p = dryrun(tmp_path, "-v", "BOARD:am62xx_sk", "-v", f"LAB:{path}")
@@ -118,6 +120,7 @@ def test_dryrun_fails_on_a_misspelled_lab_key(tmp_path: Path) -> None:
     assert f"[ ERROR ] perfgate: {path}:10: serail: unknown key" in p.stdout + p.stderr, p.stdout + p.stderr
 
 
+@pytest.mark.integration  # runs robot
 def test_dryrun_passes_good_input_and_users_own_variables(tmp_path: Path) -> None:
     p = dryrun(tmp_path, "-v", "BOARD:am62xx_sk", "-v", "REPEAT:2", "-v", "USER_MINE:1", "-v", "OUTPUT_DIR:x")
     assert p.returncode == 0, p.stdout + p.stderr  # USER_ names, and Robot's own variables, are never unknown
@@ -134,6 +137,7 @@ def test_dryrun_passes_good_input_and_users_own_variables(tmp_path: Path) -> Non
     assert p.returncode == 0, p.stdout + p.stderr
 
 
+@pytest.mark.integration  # runs robot
 def test_a_real_run_stops_on_an_unknown_name_before_the_lab(tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "robot", "--output", "NONE", "--report", "NONE", "--log", "NONE",
             "-v", "BOARD:am62xx_sk", "-v", "REPAET:5", str(DHRYSTONE)]  # fmt: skip
@@ -262,6 +266,7 @@ def test_a_lava_lab_with_no_token_and_a_server_that_does_not_resolve(tmp_path: P
                         f"{tmp_path}/.config/lavacli.yaml: No such file or directory"], problems  # fmt: skip
 
 
+@pytest.mark.integration  # runs robot
 def test_a_dry_run_says_each_lab_problem_once(tmp_path: Path) -> None:
     """Before: every test of the dry run failed repeating every problem (608 tests x 5 problems on a full run)."""
     path = lab(tmp_path, serial="/dev/ttyNOSUCH9", power="no-such-relay-tool")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_board_strategy import PROFILE, ScriptedBoard
 
 from perfgate import labcheck
 from perfgate.board.commands import Commands
@@ -19,7 +20,6 @@ from perfgate.board.lab import load
 from perfgate.board.labgrid_env import LabgridEnv
 from perfgate.board.strategy import Board
 from perfgate.errors import DataError
-from test_board_strategy import PROFILE, ScriptedBoard
 
 
 def env_file(path: Path, port: str, switch: Path, power: bool = True) -> Path:
@@ -152,6 +152,7 @@ def test_only_a_labgrid_env_lab_takes_the_key(tmp_path: Path) -> None:
         load(str(path), "am62xx_sk")
 
 
+@pytest.mark.integration  # runs robot
 def test_the_board_library_takes_a_labgrid_env_lab(tmp_path: Path, scripted) -> None:
     """The gate's board library (what suites/__init__.robot uses) on the labgrid-env lab: U-Boot reached through
     labgrid's power and console drivers, and the target given back at Close Lab."""

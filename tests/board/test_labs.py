@@ -9,6 +9,7 @@ import pytest
 from perfgate import paths
 from perfgate.board.lab import expand, known, load
 from perfgate.errors import DataError
+from testpaths import ROOT
 
 GOOD = """\
 name: bench
@@ -34,7 +35,7 @@ def write(tmp_path: Path, text: str, name: str = "bench") -> Path:
     p = d / f"{name}.yaml"
     p.write_text(text, encoding="utf-8")
     if not (d.parent / "boards").exists():  # the boards a lab's `boards:` may name (the gate's own)
-        (d.parent / "boards").symlink_to(Path(__file__).resolve().parents[1] / "variables" / "boards")
+        (d.parent / "boards").symlink_to(ROOT / "variables" / "boards")
     return p
 
 
@@ -133,7 +134,7 @@ def test_a_hardware_lab_whose_script_starts_the_simulated_board_is_stopped(tmp_p
 
     monkeypatch.setenv("PERFGATE_ROOT", str(tmp_path))
     script = tmp_path / "bench-up.sh"
-    repo = Path(__file__).resolve().parents[1]  # the board data the simulated board reads
+    repo = ROOT  # the board data the simulated board reads
     script.write_text(
         f'#!/bin/sh\nPERFGATE_ROOT={repo} exec {sys.executable} -m perfgate sim --board "$1" --state "$2"\n'
     )

@@ -11,15 +11,12 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 import yaml
 
-sys.path.insert(0, str(Path(__file__).parent / "robot"))
-from selftest import run_gate
-
 from seed_releases import seed
+from selftest import run_gate
 
 NO_SER2NET = not shutil.which("ser2net")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(NO_SER2NET, reason="ser2net is not installed (Debian ser2net)")]

@@ -206,6 +206,7 @@ def test_a_garbled_answer_to_ctrl_c_gets_another_ctrl_c(rig):
     assert any("U-Boot answered Ctrl-C at its prompt" in s for s in said), said
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_a_board_that_stops_answering_is_power_cycled_and_probed_again(rig):
     """The hypothesis of the flaky line-noise run: the prompt after a transfer is lost and U-Boot answers nothing
     more; after the power-cycle, the medium's setup must run again before that transfer runs again."""

@@ -31,6 +31,7 @@ def _draws(rng: random.Random, value: float, n: int, sd: float, offset_sd: float
     return [values.draw(value, "higher", rng, sd) * math.exp(offset) for _ in range(n)]
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_a_healthy_board_against_itself_raises_no_worse_and_a_regression_reads_worse() -> None:
     """600 criteria compared at once (the family): a healthy run raises no `worse` in 19 of 20 runs, most read the
     same; a 5 % regression with 5 values a run is found worse every time, and a 1 % one never."""
@@ -242,6 +243,7 @@ def test_the_baseline_variables_are_checked_before_anything_runs(tmp_path: Path,
         select.choose("20990101-000000", "am62xx_sk", True, "sim", "12.00.00")
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_the_rate_benchmark_measures_or_says_it_measured_nothing() -> None:
     """benchmarks/baseline_rates.py as a user runs it: two trials report both rates; nothing to draw is an error."""
     bench = paths.root() / "benchmarks" / "baseline_rates.py"

@@ -8,6 +8,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from perfgate import cli
 from perfgate.baseline import changes
 from perfgate.report import html
@@ -63,6 +65,7 @@ def _history(results: Path, step_at: int | None, runs: int = 24) -> list[str]:
     return names
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_trend_changes_names_the_run_and_release_where_a_step_began(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
     names = _history(tmp_path, step_at=15)
@@ -78,6 +81,7 @@ def test_trend_changes_names_the_run_and_release_where_a_step_began(tmp_path: Pa
     assert any(f'data-change-run="{names[i]}"' in page for i in (14, 15, 16))
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_trend_changes_finds_none_in_a_steady_history(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path))
     names = _history(tmp_path, step_at=None)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+from testpaths import ROOT
+
+BENCH = ROOT / "benchmarks"
 
 
 def _run(script: str, *args: str, **env: str) -> subprocess.CompletedProcess:
@@ -35,6 +36,7 @@ def test_bring_up_benchmarks_with_no_runs_fail(script):
     assert p.returncode != 0 and "--runs must be 1 or more" in p.stderr
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_error_rate_benchmarks_that_measure_nothing_fail():
     """k2g_evm publishes no number in any imported guide; a suite list the board does not publish, or no run at all,
     leaves the end-to-end benchmark nothing to judge."""

@@ -1,7 +1,7 @@
 """Directions (variables/directions.yaml) and settings (variables/sections.yaml) over every imported criterion.
 
-`pytest -s tests/test_directions.py` prints the whole mapping: every distinct (metric, unit) with its direction,
-and every column the importer keeps as a setting, so a reviewer reads them at once.
+`pytest -s tests/decision/test_directions.py` prints the whole mapping: every distinct (metric, unit) with its
+direction, and every column the importer keeps as a setting, so a reviewer reads them at once.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from perfgate.verdict import judge
 TEN = Tolerance(0.10)
 REAL = sequential.load()  # variables/noise.yaml as committed
 # The pooling and sequencing machinery on its own: one class for everything, no between-boot part, a row's own
-# published spread believed whatever its width (the committed classes and boots: tests/test_noise_realistic.py)
+# published spread believed whatever its width (the committed classes and boots: tests/decision/test_noise_realistic.py)
 MODEL = replace(REAL, classes=[], default=NoiseClass("default", 0.02, 1.0, between=0.0))
 
 

@@ -20,10 +20,9 @@ from pathlib import Path
 import pytest
 from robot.api import ExecutionResult
 
-sys.path.insert(0, str(Path(__file__).parent))
 from farm import Rig
+from testpaths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 BOARD = "am62xx_sk"
 SUITE = "dhrystone"  # three criteria: a whole gate run (bring-up, workload, verdicts) in seconds
 

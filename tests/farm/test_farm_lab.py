@@ -1,6 +1,6 @@
 """The `kind: labgrid` lab file: the shipped example loads, the reservation's filters come from it, and every bad
 `labgrid:` value is named with the file, the key and its line. (The farm itself, with a real coordinator and
-exporter, is tests/test_farm.py.)"""
+exporter, is tests/farm/test_farm.py.)"""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from perfgate.board import lab_labgrid
 from perfgate.board.lab import load
 from perfgate.errors import DataError
 from perfgate.farm.client import Farm, FarmError
+from testpaths import ROOT
 
 GOOD = """\
 name: farm
@@ -105,11 +106,12 @@ def test_gates_of_one_board_started_at_once_get_a_run_directory_each(tmp_path) -
     assert sorted(p.name for p in made) == sorted([base.name] + [f"{base.name}-{n}" for n in range(2, 9)])
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_the_farm_benchmark_refuses_to_measure_nothing() -> None:
     import subprocess
     import sys
 
-    bench = Path(__file__).resolve().parents[1] / "benchmarks" / "farm.py"
+    bench = ROOT / "benchmarks" / "farm.py"
     for args, message in ((["--runs", "0"], "--runs must be 1 or more"), (["--counts", ""], "--counts ''")):
         p = subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, timeout=120,
                            check=False)  # fmt: skip

@@ -11,11 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from perfgate.guides.importer import guide_files
+from testpaths import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = ROOT
 GUIDES = REPO / "guides"
 
 
@@ -64,6 +66,7 @@ def test_no_code_test_or_benchmark_reads_guides_beside_the_checkout():
     assert offenders == []
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_a_copy_with_nothing_beside_it_imports_and_checks_the_guides(tmp_path):
     """The repository's files, alone in a temporary directory (no ../shared beside them): `perfgate import --check`
     with no argument finds the fifteen guides in the copy and the committed thresholds match them."""

@@ -12,16 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from guide_counts import AM57X_EXPECTED, RELEASES, count_guide
 from perfgate import criteria, paths
 from perfgate.guides.importer import Importer, guide_files
 from perfgate.model import FIELDS
-
-sys.path.insert(0, str(Path(__file__).parent))
-from guide_counts import AM57X_EXPECTED, RELEASES, count_guide
+from testpaths import FIXTURES
 
 REPO = paths.root()
 GUIDES = paths.guides()
-FIXTURES = Path(__file__).parent / "fixtures" / "guides"
+GUIDE_FIXTURES = FIXTURES / "guides"
 BOARDS = {
     "am43xx_gpevm", "am574x_idk", "am62xx_lp_sk", "am62xx_sk", "am62xxsip_sk",
     "am64xx_evm", "j7200_evm", "j721e_idk_gw", "j721s2_evm", "j784s4_evm",
@@ -99,6 +98,7 @@ def test_import_regenerates_byte_for_byte(scratch: Path):
         assert (thresholds / rel).read_bytes() == (paths.thresholds() / rel).read_bytes(), rel
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_check_fails_on_a_changed_missing_or_stale_file(scratch: Path):
     thresholds = scratch / "variables" / "thresholds"
     assert perfgate("import", "--check", "-q", root=scratch).returncode == 0
@@ -278,7 +278,7 @@ def test_threshold_files_are_readable_and_complete():
 
 
 def test_malformed_csv_table_names_file_and_line_and_the_rest_imports(scratch: Path):
-    guide = FIXTURES / "malformed.rst"
+    guide = GUIDE_FIXTURES / "malformed.rst"
     r = perfgate("import", str(guide), root=scratch)
     assert r.returncode == 1
     assert "malformed.rst:15: malformed csv row" in r.stderr  # unbalanced quote
@@ -293,7 +293,7 @@ def test_malformed_csv_table_names_file_and_line_and_the_rest_imports(scratch: P
 
 
 def test_flat_list_forms():
-    (gi,) = Importer().run([FIXTURES / "flat.rst"])
+    (gi,) = Importer().run([GUIDE_FIXTURES / "flat.rst"])
     got = {(c.suite, c.name): c for c in gi.criteria}
     assert set(got) == {
         ("stream", "copy (MB/s)"),

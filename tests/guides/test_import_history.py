@@ -20,9 +20,10 @@ from perfgate import paths
 from perfgate.guides import history, identity
 from perfgate.guides.diff import diff
 from perfgate.guides.importer import Importer
+from testpaths import FIXTURES
 
 REPO = paths.root()
-HISTORY = Path(__file__).parent / "fixtures" / "guides" / "history"
+HISTORY = FIXTURES / "guides" / "history"
 AM62X = HISTORY / "2025-12-18_fc5d30a0__devices__AM62X__linux__Linux_Performance_Guide.rst"
 
 

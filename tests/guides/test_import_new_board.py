@@ -93,7 +93,6 @@ def test_boards_lists_it_with_both_releases(scratch: Path, imported) -> None:
 @pytest.mark.slow
 def test_the_gate_runs_the_new_board_on_the_sim(scratch: Path, imported, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "robot"))
     from selftest import run_gate
 
     monkeypatch.setenv("PERFGATE_ROOT", str(scratch))

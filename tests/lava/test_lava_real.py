@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from lavalab import TOKEN_ENV, LavaLab, missing
 from perfgate import criteria, paths
 from perfgate.board.lab import load
 from perfgate.lava import job as jobdef
@@ -25,9 +26,6 @@ from perfgate.lava import settings as lava_settings
 from perfgate.lava.client import Client, LavaError
 from perfgate.lava.session import Planned, Session
 from perfgate.qemu import image
-
-sys.path.insert(0, str(Path(__file__).parent))
-from lavalab import TOKEN_ENV, LavaLab, missing
 
 pytestmark = [pytest.mark.slow, pytest.mark.lava]
 BOARD = "qemu_arm64"

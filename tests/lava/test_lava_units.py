@@ -21,8 +21,9 @@ from perfgate.lava import settings as lava_settings
 from perfgate.lava.client import JobState, failure
 from perfgate.lava.session import JobFailed, Planned, Session
 from perfgate.workloads.boot_time import WORKLOAD as BOOT_TIME
+from testpaths import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "lava"
+LAVA_FIXTURES = FIXTURES / "lava"
 TOKEN = "80e1a9698571"  # the nonce of the fixture job (job-definition-two-commands.yaml)
 FIRST = "printf 'a\\tb\\r\\n\\x01x'; echo err >&2; exit 3"
 
@@ -148,7 +149,7 @@ def test_the_helper_delimits_the_output_byte_for_byte_under_set_e(tmp_path):
 
 
 def test_a_real_job_log_gives_each_output_back_byte_for_byte():
-    log = joblog.entries((FIXTURES / "job-log-two-commands.yaml").read_bytes())
+    log = joblog.entries((LAVA_FIXTURES / "job-log-two-commands.yaml").read_bytes())
     assert len(log) > 400 and joblog.lines(log)
     outs = joblog.outputs(log, TOKEN)
     assert outs[1].text == "a\tb\r\n\x01xerr\n" and outs[1].rc == 3 and outs[1].complete
@@ -157,12 +158,12 @@ def test_a_real_job_log_gives_each_output_back_byte_for_byte():
     assert "a\tb\r\n\x01x" not in "\n".join(joblog.lines(log))
     assert joblog.running(log, TOKEN) is None and joblog.stage(log) == "finalize"
     assert joblog.outputs(log, "000000000000") == {}  # another job's nonce matches nothing
-    definition = (FIXTURES / "job-definition-two-commands.yaml").read_text()
+    definition = (LAVA_FIXTURES / "job-definition-two-commands.yaml").read_text()
     assert "pgrun 1 600 " in definition and TOKEN in definition
 
 
 def test_a_damaged_output_is_an_error_not_a_different_output():
-    log = joblog.entries((FIXTURES / "job-log-two-commands.yaml").read_bytes())
+    log = joblog.entries((LAVA_FIXTURES / "job-log-two-commands.yaml").read_bytes())
     prefix = f"PERFGATE:{TOKEN}:2:"
     first = next(e for e in log if isinstance(e.get("msg"), str) and e["msg"].startswith(prefix))
     first["msg"] = prefix + first["msg"][len(prefix) + 4 :]  # a garbled line: 3 bytes of output lost, still base64
@@ -171,7 +172,7 @@ def test_a_damaged_output_is_an_error_not_a_different_output():
 
 
 def test_a_failed_job_names_lavas_error_type_and_message():
-    results = joblog.entries((FIXTURES / "job-results-bad-image-url.yaml").read_text())
+    results = joblog.entries((LAVA_FIXTURES / "job-results-bad-image-url.yaml").read_text())
     reason = failure(results, JobState(14, "Finished", "Incomplete"))
     assert reason.startswith("Job: Invalid job data:") and "/nonexistent/perfgate/initramfs.cpio.gz" in reason
     assert failure([], JobState(15, "Finished", "Canceled", failure_comment="")) == "the job ended Canceled"

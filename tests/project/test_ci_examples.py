@@ -16,19 +16,18 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 import yaml
 
-sys.path.insert(0, str(Path(__file__).parent))
 import groovy
+from testpaths import ROOT
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = ROOT
 JENKINSFILE = REPO / "ci" / "Jenkinsfile"
 GITLAB = REPO / "ci" / ".gitlab-ci.yml"
 ONE_SUITE = "suites/system/dhrystone.robot"

@@ -12,11 +12,12 @@ import re
 import shutil
 import subprocess
 import uuid
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from testpaths import ROOT
+
+REPO = ROOT
 CONTAINERFILE = REPO / "Containerfile"
 
 

@@ -1,5 +1,5 @@
 """The documentation is reachable where perfgate is (issue 32, item 7): `perfgate docs [topic]` lists and prints
-docs/ from a checkout (an installed package: tests/test_install.py), and the README `perfgate init` writes sends
+docs/ from a checkout (an installed package: tests/project/test_install.py), and the README `perfgate init` writes sends
 the user to a document that describes every key of a lab file.
 
 Before: docs/ was not in the wheel, there was no `perfgate docs`, and the init README pointed at
@@ -15,8 +15,7 @@ from pathlib import Path
 from perfgate.board.lab import LAB_KEYS
 from perfgate.board.lab_labgrid import KEYS as LABGRID_KEYS
 from perfgate.lava.settings import KEYS as LAVA_KEYS
-
-ROOT = Path(__file__).resolve().parents[1]
+from testpaths import ROOT
 
 
 def perfgate(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

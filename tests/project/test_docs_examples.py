@@ -24,29 +24,30 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import squadserver
+from testpaths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 FAST = "--suite dhrystone --suite lmbench -v SIM_SPEED:20 -v BOOT_CYCLES:1 -v DURATION:1"
 
 # examples another test runs (the start of the command -> that test), or that no test can run (-> why)
 ELSEWHERE = {
-    "./setup.sh": "tests/test_setup_script.py::test_the_gate_setup_installs_what_the_gate_needs_only",
-    "pabot --no-pabotlib --processes 3 --ordering": "tests/test_pabot.py::test_three_simulated_boards_with_pabot",
-    "rebot ": "tests/test_report_robotfiles.py::test_under_pabot_no_log_is_written_so_rebot_writes_one",
+    "./setup.sh": "tests/project/test_setup_script.py::test_the_gate_setup_installs_what_the_gate_needs_only",
+    "pabot --no-pabotlib --processes 3 --ordering": (
+        "tests/project/test_pabot.py::test_three_simulated_boards_with_pabot"
+    ),
+    "rebot ": "tests/report/test_report_robotfiles.py::test_under_pabot_no_log_is_written_so_rebot_writes_one",
     "robot -v BOARD:qemu_arm64 -v LAB:qemu suites/":
-        "tests/test_qemu_gate.py::test_gate_passes_against_the_baseline_and_fails_a_tightened_one",
+        "tests/qemu/test_qemu_gate.py::test_gate_passes_against_the_baseline_and_fails_a_tightened_one",
     "PERFGATE_ROOT=/tmp/tight robot":
-        "tests/test_qemu_gate.py::test_gate_passes_against_the_baseline_and_fails_a_tightened_one",
+        "tests/qemu/test_qemu_gate.py::test_gate_passes_against_the_baseline_and_fails_a_tightened_one",
     "python -m perfgate baseline results/qemu_arm64/":
-        "tests/test_qemu_baseline.py::test_scratch_root_is_this_repository_with_the_new_thresholds",
-    "python -m perfgate qemu build": "tests/test_qemu_image.py::",
+        "tests/qemu/test_qemu_baseline.py::test_scratch_root_is_this_repository_with_the_new_thresholds",
+    "python -m perfgate qemu build": "tests/qemu/test_qemu_image.py::",
 }  # fmt: skip
 NOT_RUN = {
     "python -m perfgate baseline --board": "records three whole-gate runs of a board no guide covers (the QEMU "
-    "board: about 30 min); its thresholds are committed and tests/test_qemu_gate.py judges against them",
+    "board: about 30 min); its thresholds are committed and tests/qemu/test_qemu_gate.py judges against them",
 }
 
 

@@ -23,10 +23,11 @@ from pathlib import Path
 import pytest
 
 from perfgate import boards, paths
+from testpaths import ROOT
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = ROOT
 
 
 def runtime_requirements() -> list[str]:

@@ -18,10 +18,11 @@ import pytest
 from robot.api import ExecutionResult
 
 from perfgate import paths
+from testpaths import TESTS
 
 ROOT = paths.root()
 PABOT_DIR = ROOT / "variables" / "pabot"
-STANDIN = Path(__file__).parent / "pabot" / "suites"
+STANDIN = TESTS / "pabot" / "suites"
 BOARDS = ["am62xx_sk", "am62xx_lp_sk", "am62xxsip_sk"]  # one guide, three boards: same suites, comparable work
 PABOT = [sys.executable, "-m", "pabot.pabot"]
 
@@ -44,6 +45,7 @@ def test_every_board_has_an_argument_file() -> None:
         assert all(x.startswith("--variable LAB:") for x in lines[3:]), b
 
 
+@pytest.mark.integration  # runs pabot
 def test_one_process_per_board_in_parallel_and_a_merged_result(tmp_path: Path) -> None:
     setups = tmp_path / "setups.log"
     p = _pabot(tmp_path, [PABOT_DIR / f"{b}.args" for b in BOARDS], STANDIN,
@@ -61,6 +63,7 @@ def test_one_process_per_board_in_parallel_and_a_merged_result(tmp_path: Path) -
     assert 'tests="12" errors="0" failures="0" skipped="0"' in xunit
 
 
+@pytest.mark.integration  # runs pabot
 def test_exit_code_counts_the_failures_of_every_board(tmp_path: Path) -> None:
     args = []
     for b in ("broken", "noeth"):

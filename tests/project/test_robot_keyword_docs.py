@@ -8,15 +8,14 @@ import importlib
 import inspect
 import pkgutil
 import tomllib
-from pathlib import Path
 
 import pytest
 from robot.libdocpkg import LibraryDocumentation
 
 import perfgate
 import perfgate.robot
+from testpaths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PENDING: dict[str, str] = {}  # a library not versioned yet, with why (strict xfail: fixing it is noticed)
 
 

@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from testpaths import ROOT
+
+REPO = ROOT
 RECORDER = '#!/bin/sh\necho "$(basename "$0") $*" >> "$SETUP_CALLS"\n'
 PROGRAMS = ("apt-get", "pg_lsclusters", "pg_ctlcluster", "id")
 
@@ -101,6 +103,7 @@ def test_the_tests_need_only_their_own_requirements() -> None:
         assert re.search(rf"^{tool}==\S+$", tests, re.M), tool
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 @pytest.mark.skipif(shutil.which("apt-cache") is None, reason="not a Debian machine (no apt-cache)")
 def test_every_named_package_is_in_the_archive_and_apt_pulls_what_is_no_longer_named(tmp_path: Path) -> None:
     _, calls = run_setup(tmp_path, "--tests")

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from testpaths import ROOT
 
 
 def _run(*cmd: str) -> subprocess.CompletedProcess[str]:

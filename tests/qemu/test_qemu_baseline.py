@@ -12,8 +12,9 @@ import pytest
 
 from perfgate import criteria, paths
 from perfgate.model import Criterion
+from testpaths import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = ROOT
 
 
 def crit(cid: str, suite: str = "openssl", direction: str = "higher", board: str = "qemu_arm64") -> Criterion:

@@ -3,13 +3,10 @@ qemu_arm64-PROVENANCE.md beside them). Expected numbers are read off the capture
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from perfgate.tools import parse
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from testpaths import FIXTURES
 
 
 def text(tool: str, name: str) -> str:

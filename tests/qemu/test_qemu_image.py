@@ -13,8 +13,9 @@ import pytest
 
 from perfgate.errors import DataError
 from perfgate.qemu import image, launch, recipe, rootfs
+from testpaths import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = ROOT
 
 
 @pytest.fixture

@@ -8,7 +8,13 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-STANDIN = Path(__file__).parent / "pabot" / "suites"
+import pytest
+
+from testpaths import TESTS
+
+STANDIN = TESTS / "pabot" / "suites"
+
+pytestmark = pytest.mark.integration  # each test runs robot
 ROBOT = [sys.executable, "-m", "robot"]
 
 

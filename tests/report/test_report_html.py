@@ -11,8 +11,9 @@ import pytest
 from perfgate import cli
 from perfgate.report import charts, html, sample
 from perfgate.report.recorder import RunRecorder
+from testpaths import FIXTURES
 
-CRITERIA = Path(__file__).parent / "fixtures" / "report" / "am62xx_sk-criteria.json"
+CRITERIA = FIXTURES / "report" / "am62xx_sk-criteria.json"
 META = {"board": "am62xx_sk", "lab": "sim", "virtual": True, "guide": "linux-10.00-am62x.rst", "release": "10.00"}
 
 

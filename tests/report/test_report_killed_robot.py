@@ -43,7 +43,7 @@ def test_robot_killed_halfway(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         "DURATION:1",
         "--variable",
         "INCONCLUSIVE:pass",
-    ]  # a quiet sim against wide guide min/max (tests/robot/selftest.py)
+    ]  # a quiet sim against wide guide min/max (tests/selftest.py)
     cmd = [sys.executable, "-m", "robot", "--outputdir", str(tmp_path / "out"), "--variable", "BOARD:am62xx_sk"]
     cmd += [*fast, str(ROOT / "suites")]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

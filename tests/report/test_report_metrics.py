@@ -18,8 +18,9 @@ from perfgate.errors import DataError
 from perfgate.report import history, sample
 from perfgate.report.metrics import FIELDS, robot_test, summary_csv
 from perfgate.report.recorder import RunRecorder
+from testpaths import FIXTURES
 
-CRITERIA = Path(__file__).parent / "fixtures" / "report" / "am62xx_sk-criteria.json"
+CRITERIA = FIXTURES / "report" / "am62xx_sk-criteria.json"
 META = {"board": "am62xx_sk", "lab": "sim", "virtual": True, "guide": "linux-10.00-am62x.rst", "release": "10.00"}
 
 

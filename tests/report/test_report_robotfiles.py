@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from perfgate import cli
 from perfgate.report.recorder import RunRecorder
 
@@ -51,6 +53,7 @@ def _robot(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path)
 
 
+@pytest.mark.integration  # runs robot
 def test_listener_puts_robot_files_in_the_run_dir(tmp_path: Path) -> None:
     p = _robot(tmp_path, "--listener", "perfgate.robot.listener.RunFiles", "--xunit", "xunit.xml")
     assert p.returncode == 1, p.stdout + p.stderr
@@ -66,6 +69,7 @@ def test_listener_puts_robot_files_in_the_run_dir(tmp_path: Path) -> None:
     assert meta["robot"] == {"tests": 2, "passed": 1, "failed": 1, "skipped": 0} and meta["verdict"] == "fail"
 
 
+@pytest.mark.integration  # runs robot
 def test_under_pabot_no_log_is_written_so_rebot_writes_one(tmp_path: Path) -> None:
     p = _robot(tmp_path, "--listener", "perfgate.robot.listener.RunFiles", "--log", "NONE", "--report", "NONE")
     assert p.returncode == 1, p.stdout + p.stderr
@@ -74,6 +78,7 @@ def test_under_pabot_no_log_is_written_so_rebot_writes_one(tmp_path: Path) -> No
     assert "Latency Holds" in (run / "log.html").read_text()
 
 
+@pytest.mark.integration  # runs robot
 def test_without_the_listener_the_page_links_to_robots_log_and_report_copies_it(tmp_path: Path, capsys) -> None:
     p = _robot(tmp_path)
     assert p.returncode == 1, p.stdout + p.stderr
@@ -98,6 +103,7 @@ def test_an_older_runs_log_is_not_copied(tmp_path: Path) -> None:
     assert not (run / "log.html").exists()
 
 
+@pytest.mark.integration  # runs robot
 def test_tests_that_failed_without_a_criterion_are_not_hidden(tmp_path: Path) -> None:
     """A criterion test that fails before it is judged (a data error) records nothing: Robot's count shows it."""
     suite = _suite(tmp_path)
@@ -115,6 +121,7 @@ def test_tests_that_failed_without_a_criterion_are_not_hidden(tmp_path: Path) ->
     assert "3 tests: 1 passed, 2 failed, 0 skipped" in page
 
 
+@pytest.mark.integration  # runs robot
 def test_the_run_dirs_report_counts_no_criterion_id_tag(tmp_path: Path) -> None:
     """The run directory's log.html and report.html (rebot) keep the criterion ids (`<board>.*`, tagged on every
     test) out of "Statistics by Tag", as the gate's own run does (perfgate.robot.tagstats); the tests keep them."""

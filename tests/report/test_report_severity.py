@@ -21,8 +21,9 @@ from markupsafe import escape
 
 from perfgate.report import charts, html, metrics, sample
 from perfgate.report.recorder import RunRecorder
+from testpaths import FIXTURES
 
-CRITERIA = Path(__file__).parent / "fixtures" / "report" / "am62xx_sk-criteria.json"
+CRITERIA = FIXTURES / "report" / "am62xx_sk-criteria.json"
 META = {"board": "am62xx_sk", "lab": "sim", "virtual": True, "guide": "linux-10.00-am62x.rst", "release": "10.00"}
 RANK = {v: i for i, v in enumerate(metrics.VERDICTS)}
 ROW = re.compile(r'<tr class="row-[\w-]+" data-verdict="([\w-]+)" data-id="([^"]+)"( data-limited="1")?>')

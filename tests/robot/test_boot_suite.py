@@ -4,18 +4,12 @@ at the default speed, and each fault ending in its expected failure and message 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "robot"))
-from selftest import run_gate
-
 from perfgate import criteria
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
+from selftest import run_gate
 
 pytestmark = pytest.mark.slow
 

@@ -3,18 +3,11 @@ one test per published number, and the U-Boot hang fault failing with its messag
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "robot"))
-from selftest import run_gate
-
 from perfgate import criteria
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
+from selftest import run_gate
 
 pytestmark = pytest.mark.slow
 SUITES = ["uboot_emmc", "uboot_mmcsd", "uboot_ospi", "uboot_ufs"]

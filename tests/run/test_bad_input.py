@@ -14,10 +14,8 @@ from pathlib import Path
 import pytest
 from robot.api import ExecutionResult
 
-sys.path.insert(0, str(Path(__file__).parent / "robot"))
-from selftest import ROOT, run_gate
-
 from perfgate import criteria
+from selftest import ROOT, run_gate
 
 pytestmark = pytest.mark.slow
 
@@ -236,7 +234,7 @@ def test_a_degrade_fault_outside_the_selected_suites_is_an_error(tmp_path):
 
 def test_under_pabot_a_fault_aimed_at_one_suite_fails_that_suite_alone(tmp_path):
     """pabot runs one board's gate as one process (its argument file: the whole tree; plain pabot's split into a
-    process per suite is refused, tests/test_pabot.py): a fault aimed at whetstone fails whetstone alone."""
+    process per suite is refused, tests/project/test_pabot.py): a fault aimed at whetstone fails whetstone alone."""
     whet = next(c for c in criteria.select("am62xx_sk", None).criteria if c.suite == "whetstone")
     pabot = ROOT / "variables" / "pabot"
     cmd = [sys.executable, "-m", "pabot.pabot", "--no-pabotlib", "--processes", "1", "--outputdir",

@@ -1,7 +1,8 @@
 """The gate's verdict is never green by accident, driven through the real thing: robot runs the gate's own suites on
 the simulated board (a real pty and SSH server) and is stopped the ways a user stops it (Ctrl-C: SIGINT to its
 process group; SIGTERM), or runs in a lab where nothing can be measured. Then run.json, metrics.json, the history,
-comparison.html and the console are read back: never PASS. (A SIGKILLed robot: tests/test_report_killed_robot.py.)
+comparison.html and the console are read back: never PASS. (A SIGKILLed robot:
+tests/report/test_report_killed_robot.py.)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from perfgate.report import history, rundir
 
 ROOT = paths.root()
 BOARD = "am62xx_sk"
-# INCONCLUSIVE:pass: a quiet sim against rows whose guide prints a wide min/max (see tests/robot/selftest.py)
+# INCONCLUSIVE:pass: a quiet sim against rows whose guide prints a wide min/max (see tests/selftest.py)
 FAST = ["-v", "SIM_SPEED:20", "-v", "BOOT_CYCLES:1", "-v", "DURATION:1", "-v", "INCONCLUSIVE:pass"]
 
 

@@ -51,7 +51,7 @@ def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Session, Ju
     s.start("am62xx_sk", "sim", True)
     one = s.suite_criteria("stream")[0]
     # one criterion, so that each run is one command; its published spread narrow (1 %), so that its budget can hold
-    # it to its own tolerance (the guide's 22 % would make it LIMITED: tests/test_noise_realistic.py)
+    # it to its own tolerance (the guide's 22 % would make it LIMITED: tests/decision/test_noise_realistic.py)
     one = replace(one, min=one.value * 0.99, max=one.value * 1.01)
     criteria.write(s.criteria_dir / "stream.csv", [one])
     return s, s.judge()

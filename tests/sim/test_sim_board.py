@@ -16,10 +16,8 @@ import pytest
 
 from perfgate import criteria, tools
 from perfgate.sim import answers, data, faults
-from test_sim_support import ROOT, Sim, alive, run
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
+from test_sim_support import ROOT, Sim, alive, run
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,6 @@ workload, a missing tool, a degraded metric."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import paramiko
@@ -13,10 +12,8 @@ import pytest
 
 from perfgate import criteria, tools
 from perfgate.sim import answers, data, faults
-from test_sim_support import Sim, run
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
+from test_sim_support import Sim, run
 
 pytestmark = pytest.mark.slow
 

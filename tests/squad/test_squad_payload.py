@@ -1,4 +1,4 @@
-"""What a run publishes to SQUAD, and where, without a server (the server tests: tests/test_squad_publish.py).
+"""What a run publishes to SQUAD, and where, without a server (the server tests: tests/squad/test_squad_publish.py).
 
 The run directories here are constructed (run.json and metrics.json written the way perfgate.report.metrics writes
 them, with the fields the payload reads), one entry per verdict the gate gives, so that each verdict's mapping is

@@ -20,15 +20,13 @@ import time
 from pathlib import Path
 
 import pytest
+from test_squad_payload import ENTRIES, _run
 
+import squadserver
 from perfgate import paths
 from perfgate.errors import PerfgateError
 from perfgate.report import rundir
 from perfgate.squad import payload, publish, target
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import squadserver
-from test_squad_payload import ENTRIES, _run
 
 pytestmark = [pytest.mark.squad, pytest.mark.slow]
 ROOT = paths.root()
@@ -169,7 +167,7 @@ squad: {{url: "{server.url}", group: {server.group}, project: {server.project}, 
 def test_each_verdict_reads_back_as_squad_shows_it(
     server: squadserver.Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A constructed run with one criterion per verdict (tests/test_squad_payload.py): SQUAD itself shows pass and
+    """A constructed run with one criterion per verdict (tests/squad/test_squad_payload.py): SQUAD itself shows pass and
     warn as pass, fail and not-measured as fail, inconclusive and skip as skip, each with the gate's reason."""
     monkeypatch.setenv("SQUAD_TOKEN", server.token)
     where = target.make(server.url, server.group, server.project)

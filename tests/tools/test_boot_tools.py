@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import boot as sim_boot
 from perfgate.tools import boot
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
 
 LOG = """\

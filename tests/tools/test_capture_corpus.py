@@ -18,8 +18,9 @@ import yaml
 from captures import capture
 from perfgate import tools
 from perfgate.errors import ParseError
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = FIXTURES
 RECORDS = sorted(FIX.glob("*/corpus/*.yaml"))
 KEYS = {"tool", "command", "expected", "refused", "warns"}
 

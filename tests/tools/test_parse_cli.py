@@ -13,8 +13,9 @@ import pytest
 
 from captures import capture
 from perfgate import cli, tools
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = FIXTURES
 
 
 def parse(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

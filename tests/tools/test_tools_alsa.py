@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import alsa as sim_alsa
 from perfgate.tools import alsa
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "alsa"
+FIX = FIXTURES / "alsa"
 ARECORD = "/usr/bin/time -v arecord -D hw:0,0 -t raw -r 44100 -c 2 -f S16_LE --period-size=64 -s 441000 /dev/null"
 
 

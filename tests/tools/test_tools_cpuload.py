@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from perfgate import tools
 from perfgate.errors import ParseError
 from perfgate.sim.tools import cpuload as sim_cpuload
 from perfgate.tools.common import CPU
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "cpuload"
+FIX = FIXTURES / "cpuload"
 
 
 def test_real_readings_give_the_busy_share() -> None:

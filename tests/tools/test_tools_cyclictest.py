@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import cyclictest as sim_cyclictest
 from perfgate.tools import cyclictest
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "cyclictest"
+FIX = FIXTURES / "cyclictest"
 OSADL = "cyclictest -l 1000 -m -a0 -t1 -p99 -i200 -h400 -q"
 
 

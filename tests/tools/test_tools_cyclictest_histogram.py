@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from perfgate.report import histogram
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "cyclictest"
+FIX = FIXTURES / "cyclictest"
 
 
 def test_two_threads_drawn_with_their_maxima() -> None:

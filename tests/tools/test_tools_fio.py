@@ -12,8 +12,9 @@ import pytest
 from perfgate.errors import ParseError
 from perfgate.sim.tools import fio as sim_fio
 from perfgate.tools import fio
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "fio"
+FIX = FIXTURES / "fio"
 
 
 def read(name: str) -> str:

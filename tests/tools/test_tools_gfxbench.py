@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +10,9 @@ from perfgate.errors import ParseError
 from perfgate.sim.tools import gfxbench as sim_gfxbench
 from perfgate.sim.tools import glbenchmark as sim_glbenchmark
 from perfgate.tools import gfxbench, glbenchmark
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = FIXTURES
 GFX = (
     "/opt/gfxbench/bin/testfw_app --gfx egl --gl_api gles --width 1920 --height 1080 --fullscreen 0"
     " --test_id gl_trex_off"

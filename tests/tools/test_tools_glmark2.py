@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import glmark2 as sim_glmark2
 from perfgate.tools import glmark2
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "glmark2"
+FIX = FIXTURES / "glmark2"
 
 
 def test_score_line_with_surrounding_spaces() -> None:

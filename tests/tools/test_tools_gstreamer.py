@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import gstreamer as sim_gstreamer
 from perfgate.tools import gstreamer
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "gstreamer"
+FIX = FIXTURES / "gstreamer"
 PLAYBIN = 'gst-launch-1.0 playbin uri=file:///x.mp4 video-sink="kmssink sync=false connector=0" audio-sink=fakesink'
 
 

@@ -4,7 +4,6 @@ round trip in TI's 2.0.5 format."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from captures import capture
 from perfgate.errors import ParseError
 from perfgate.sim.tools import iperf as sim_iperf
 from perfgate.tools import iperf
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "iperf"
+FIX = FIXTURES / "iperf"
 
 
 def read(name: str) -> str:

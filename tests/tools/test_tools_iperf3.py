@@ -16,8 +16,9 @@ from captures import capture
 from perfgate.errors import ParseError
 from perfgate.sim.tools import iperf3 as sim_iperf3
 from perfgate.tools import iperf3
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "iperf3"
+FIX = FIXTURES / "iperf3"
 
 
 def read(name: str) -> str:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import modetest as sim_modetest
 from perfgate.tools import modetest
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "modetest"
+FIX = FIXTURES / "modetest"
 
 
 def test_mean_min_max_of_freq_lines() -> None:

@@ -8,15 +8,15 @@ import random
 import socket
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import netperf as sim_netperf
 from perfgate.tools import netperf
+from testpaths import FIXTURES, ROOT
 
-FIX = Path(__file__).parent / "fixtures" / "netperf"
+FIX = FIXTURES / "netperf"
 K = f"-k {netperf.KEYS}"
 
 
@@ -204,7 +204,7 @@ def test_a_table_it_cannot_read_is_refused() -> None:
         netperf.parse(text)
 
 
-NETPERF = Path(__file__).parent.parent / "build" / "netperf" / "usr" / "bin"  # setup.sh unpacks Debian's there
+NETPERF = ROOT / "build" / "netperf" / "usr" / "bin"  # setup.sh unpacks Debian's there
 
 
 @pytest.mark.skipif(not (NETPERF / "netperf").exists(), reason="needs netperf (setup.sh unpacks it under build/)")

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import power as sim_power
 from perfgate.tools import power
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "power"
+FIX = FIXTURES / "power"
 
 
 def test_rails_and_meter_total() -> None:
@@ -42,7 +42,7 @@ def test_round_trip_keeps_rails_and_total() -> None:
 
 def test_entering_a_mode_is_left_to_the_simulated_shell() -> None:
     """The sim answers only the meter: the background job that enters a mode runs in its shell, which suspends
-    the board later (tests/test_sim_board.py), so the gate cannot read the meter early and still pass."""
+    the board later (tests/sim/test_sim_board.py), so the gate cannot read the meter early and still pass."""
     from perfgate.sim import workloads as sim_workloads
     from perfgate.workloads import low_power
     from peripheral_board import SIM_LAB, BoardContext, board_criteria

@@ -4,7 +4,6 @@ PROVENANCE.md), the command the method runs, and the sim's output read back."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,9 @@ from perfgate.sim.tools import resume as sim_resume
 from perfgate.tools import resume
 from perfgate.workloads import low_power
 from perfgate.workloads.peripherals import settings
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "resume"
+FIX = FIXTURES / "resume"
 
 
 def test_latency_is_running_minus_alarm_in_ms() -> None:

@@ -8,7 +8,6 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,9 @@ from perfgate.errors import DataError, ParseError
 from perfgate.sim.tools import rpmsg as sim_rpmsg
 from perfgate.tools import rpmsg
 from perfgate.workloads.rpmsg_latency import WORKLOAD
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "rpmsg"
+FIX = FIXTURES / "rpmsg"
 
 
 def text(name: str) -> str:

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,11 +16,10 @@ from perfgate.sim.tools import lmbench as sim_lmbench
 from perfgate.sim.tools import nbench as sim_nbench
 from perfgate.sim.tools import whetstone as sim_whetstone
 from perfgate.tools import coremark_pro, dhrystone, lmbench, nbench, whetstone
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = FIXTURES
 
 
 def text(tool: str, name: str) -> str:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from perfgate.errors import ParseError
 from perfgate.sim.tools import v4l2 as sim_v4l2
 from perfgate.tools import v4l2
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "v4l2"
+FIX = FIXTURES / "v4l2"
 
 
 def test_mean_after_the_first_report() -> None:

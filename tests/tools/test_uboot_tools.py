@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +10,9 @@ from captures import capture
 from perfgate.errors import ParseError
 from perfgate.sim.tools import uboot as sim_uboot
 from perfgate.tools import uboot
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "uboot"
+FIX = FIXTURES / "uboot"
 
 
 def text(name: str) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import tty
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,9 @@ from perfgate.board.console import Console, ConsoleTimeout, await_lines
 from perfgate.sim import kernel
 from perfgate.workloads import low_power
 from perfgate.workloads.peripherals import settings
+from testpaths import FIXTURES
 
-REAL = (Path(__file__).parent / "fixtures" / "power" / "suspend-s2idle-qemu-arm64-6.1-real.txt").read_bytes()
+REAL = (FIXTURES / "power" / "suspend-s2idle-qemu-arm64-6.1-real.txt").read_bytes()
 S = settings("low_power", boards.profile("am62xx_sk"))
 MODE = next(m for m in S["modes"] if m["match"] == "deep sleep")
 

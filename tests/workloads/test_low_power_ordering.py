@@ -131,6 +131,7 @@ def measure(board: SuspendingBoard, meter: str, crits: list, timeout: float = 20
         board.close()
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_board_meter_is_read_while_the_board_sleeps(deep_sleep: list) -> None:
     board = SuspendingBoard()
     m, ctx = measure(board, "board", deep_sleep)
@@ -140,6 +141,7 @@ def test_board_meter_is_read_while_the_board_sleeps(deep_sleep: list) -> None:
     assert m.values[vdd_core.id] == pytest.approx(RAILS["vdd_core"])
 
 
+@pytest.mark.slow  # seconds of waiting: out of the fast lane
 def test_host_meter_is_read_while_the_board_sleeps(deep_sleep: list, tmp_path: Path) -> None:
     board = SuspendingBoard()
     read_at = tmp_path / "read-at"

@@ -19,8 +19,9 @@ from perfgate.tolerance import Policy
 from perfgate.tools import cyclictest
 from perfgate.verdict import FAIL, PASS, judge
 from perfgate.workloads import rt_latency
+from testpaths import FIXTURES
 
-FIX = Path(__file__).parent / "fixtures" / "cyclictest"
+FIX = FIXTURES / "cyclictest"
 LAB = {"name": "bench", "has": ["ethernet"], "tester": {"address": "127.0.0.1"}}
 # what each capture printed, and the command it was captured with (PROVENANCE.md)
 OSADL_1000 = ("osadl-l1000-overflow.txt", "cyclictest -l1000 -m -a0 -t1 -p99 -i200 -h400 -q")

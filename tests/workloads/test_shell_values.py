@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
 from perfgate.board.lab import expand
 from perfgate.board.power import CommandPower
 from perfgate.errors import DataError

@@ -3,15 +3,10 @@ and a medium the lab does not name is never written."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from perfgate import boards, criteria
 from perfgate.board.lab import load
 from perfgate.sim import workloads as sim_workloads
 from perfgate.workloads import uboot_emmc, uboot_mmcsd, uboot_ospi, uboot_ufs
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
 
 

@@ -3,17 +3,12 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from perfgate import boards, criteria
 from perfgate.workloads import openssl
-from workload_harness import SIM_LAB, context
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
+from workload_harness import SIM_LAB, context
 
 BOARDS = ["am43xx_gpevm", "am574x_idk", "am62xxsip_sk", "j721e_idk_gw", "j721s2_evm", "j784s4_evm"]
 

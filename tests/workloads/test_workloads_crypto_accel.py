@@ -6,7 +6,6 @@ run of the ARM CE and ARM commands on this host; and the real trait of an engine
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,10 @@ from perfgate import boards, criteria
 from perfgate.datafile import merge
 from perfgate.workloads import crypto_accel
 from peripheral_board import HostContext
+from testpaths import FIXTURES
 from workload_harness import SIM_LAB, context
 
-FIX = Path(__file__).parent / "fixtures" / "openssl"
+FIX = FIXTURES / "openssl"
 CASES = [("am62xx_sk", "12.00.00"), ("am64xx_evm", "12.00.00")]
 
 

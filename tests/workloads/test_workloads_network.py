@@ -5,18 +5,14 @@ real parsers."""
 from __future__ import annotations
 
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
 from perfgate import criteria
 from perfgate.sim import workloads as sim_workloads
 from perfgate.workloads import ethernet, ipsec, network, pcie_eth, usb_eth
-from workload_harness import SIM_LAB, context
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
+from workload_harness import SIM_LAB, context
 
 BOARDS = ["am43xx_gpevm", "am574x_idk", "am62xx_lp_sk", "am62xx_sk", "am62xxsip_sk", "am64xx_evm", "j7200_evm",
           "j721e_idk_gw", "j721s2_evm", "j784s4_evm"]  # fmt: skip

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,8 +16,6 @@ import pytest
 from perfgate import boards, criteria
 from perfgate.errors import ToolMissing
 from perfgate.workloads import emmc, ethernet, openssl
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
 
 pytestmark = pytest.mark.slow

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +15,6 @@ from perfgate import boards, criteria
 from perfgate.datafile import merge
 from perfgate.workloads import rt_latency
 from peripheral_board import HostContext
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
 
 pytestmark = [

@@ -5,17 +5,13 @@ lab does not name."""
 from __future__ import annotations
 
 import importlib
-import sys
-from pathlib import Path
 
 import pytest
 
 from perfgate import boards, criteria
 from perfgate.workloads import fio_storage
-from workload_harness import SIM_LAB, context
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
+from workload_harness import SIM_LAB, context
 
 BOARDS = ["am43xx_gpevm", "am574x_idk", "am62xx_lp_sk", "am62xx_sk", "am62xxsip_sk", "am64xx_evm", "j7200_evm",
           "j721e_idk_gw", "j721s2_evm", "j784s4_evm"]  # fmt: skip

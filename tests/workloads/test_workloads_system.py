@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import importlib
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -23,10 +21,6 @@ from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.answers import Answers
 from perfgate.tolerance import Policy
 from perfgate.verdict import judge
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed as seed_release
 from workload_harness import SIM_LAB, context
 

@@ -8,7 +8,7 @@ Each tool is a module perfgate.tools.<name> with:
         what a reader of the numbers must be told although they parsed (openssl speed without -elapsed).
 
 What the simulated board prints for each tool lives apart, in perfgate.sim.tools.<name>: nothing here imports the
-simulator (tests/test_sim_wall.py).
+simulator (tests/sim/test_sim_wall.py).
 """
 
 from __future__ import annotations
