@@ -24,7 +24,7 @@ def expected(board: str, suites: list[str]) -> dict[str, str]:
 
 
 def by_name(output: Path) -> dict[str, tuple[str, str]]:
-    """test name (the criterion's name, as DataDriver gives it) -> (status, message), from robot's output.xml."""
+    """test name (the criterion's name, as the expansion gives it) -> (status, message), from robot's output.xml."""
     tests: dict[str, tuple[str, str]] = {}
 
     def walk(suite) -> None:  # robot.result.TestSuite
