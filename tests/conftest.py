@@ -76,3 +76,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             room = ""
         if room in _INTEGRATION_DIRS or any(item.get_closest_marker(m) for m in _INTEGRATION_MARKERS):
             item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test's own results directory (PERFGATE_RESULTS), never the repository's where another file's gate may be
+    writing; PERFGATE_RELEASE, which a run's start sets for the simulated board, is restored after the test."""
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setenv("PERFGATE_RELEASE", "")
+    return tmp_path / "results"

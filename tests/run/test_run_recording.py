@@ -31,9 +31,7 @@ class Published(Workload):
 
 
 @pytest.fixture
-def rec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Recording:
-    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path / "results"))
-    monkeypatch.setenv("PERFGATE_RELEASE", "")
+def rec(results: Path, monkeypatch: pytest.MonkeyPatch) -> Recording:
     monkeypatch.setenv("PERFGATE_NO_COLLECT", "1")
     s = Session()
     s.check("am62xx_sk")

@@ -43,9 +43,7 @@ class Printf(Workload):
 
 
 @pytest.fixture
-def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Session, Judge]:
-    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path / "results"))
-    monkeypatch.setenv("PERFGATE_RELEASE", "")
+def opened(results: Path) -> tuple[Session, Judge]:
     s = Session(var=lambda name, default=None: {"REPEAT": "3"}.get(name, default))
     s.check("am62xx_sk")
     s.start("am62xx_sk", "sim", True)

@@ -21,13 +21,6 @@ def session(**variables: object) -> Session:
     return Session(var=lambda name, default=None: variables.get(name, default))
 
 
-@pytest.fixture
-def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path / "results"))
-    monkeypatch.setenv("PERFGATE_RELEASE", "")  # start() sets it for the simulated board: restored after the test
-    return tmp_path / "results"
-
-
 def test_settings_default_and_a_bad_variable_names_itself() -> None:
     s = Settings.read(lambda name, default=None: default)
     assert (s.repeat, s.aggregate, s.inconclusive, s.on_missing_tool) == (None, "median", "fail", "fail")
