@@ -163,7 +163,11 @@ def measure(ctx: PtyContext, crits: list[Criterion]) -> Measurements:
 
 
 def typed_probes(sb: SpiFlashUBoot) -> list[int]:
-    return [i + 1 for i, line in enumerate(sb.typed) if line == "sf probe"]
+    """The commands (1-based) that ran `sf probe`, read as U-Boot reads a line: its words. The first line after a
+    power-on may start with a blank: while a board that is slow to print its prompt (a loaded host) has not
+    answered the key that stops its countdown, the gate types the key again every 0.5 s, and U-Boot takes only
+    the first, so the next one starts the command line (` sf probe`), which U-Boot runs as `sf probe`."""
+    return [i + 1 for i, line in enumerate(sb.typed) if line.split() == ["sf", "probe"]]
 
 
 def test_every_transfer_measured_on_a_quiet_board(rig):
