@@ -31,7 +31,7 @@ TEST_PACKAGES=(
   # real tools, for parser captures and the QEMU board's workloads
   openssl fio iperf3 iperf rt-tests stress-ng time alsa-utils gstreamer1.0-tools gstreamer1.0-plugins-base libdrm-tests v4l-utils
   iproute2 ethtool
-  glmark2-x11 xvfb xauth libgl1 libgl1-mesa-dri   # glmark2 on Mesa's llvmpipe under a virtual X server (tests/test_tools_glmark2.py)
+  glmark2-x11 xvfb xauth libgl1 libgl1-mesa-dri   # glmark2 on Mesa's llvmpipe under a virtual X server (tests/tools/test_tools_glmark2.py)
   # the comparison report's browser test
   chromium chromium-driver
   # the LAVA tests' database (lava-server's post-install needs its cluster running: installed first, below)
@@ -45,7 +45,7 @@ if [ "$(id -u)" = 0 ]; then
   apt-get install -y -q --no-install-recommends "${GATE_PACKAGES[@]}"
   if $TESTS; then
     apt-get install -y -q --no-install-recommends "${TEST_PACKAGES[@]}"
-    # netperf (real captures and tests/test_tools_netperf.py's live runs) is in Debian's non-free component, which
+    # netperf (real captures and tests/tools/test_tools_netperf.py's live runs) is in Debian's non-free component, which
     # this machine's sources do not enable: apt fetches it through a private configuration (bookworm non-free only,
     # its lists and cache under build/; the system's sources untouched) and it is unpacked under build/netperf, off
     # PATH (Debian's build has no -b/-w rate control: the gate's UDP trials must not pick it up as the tester's netperf)

@@ -3,7 +3,7 @@ FAILs, the rerun recipes): a virtual history of five passing A/A runs, each a bo
 within 1 % of the published value (README, "Calibration"). With it a criterion's noise is the board's own, so the
 quiet simulated board (tests/conftest.py) is held to each criterion's own tolerance; without it the class figures
 and the guides' ranges hold some rows (am62xx_sk's STREAM: about 11 % run to run by its guide) to a wider one
-(LIMITED), as on a board no one has calibrated (tests/test_noise_realistic.py)."""
+(LIMITED), as on a board no one has calibrated (tests/decision/test_noise_realistic.py)."""
 
 from __future__ import annotations
 

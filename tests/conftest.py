@@ -4,6 +4,11 @@
   command runs `.venv/bin/python -m pytest` without activating, and tools the tests start (pabot starts `robot`)
   must still be the ones requirements.txt pinned.
 - The simulated board runs its quiet regime unless a test names another (PERFGATE_SIM_NOISE, below).
+- Lanes: the tests sit in one folder per room (tests/board, tests/tools, ...; the shared helpers at the top of
+  tests/, which pytest's pythonpath holds). A test that starts robot, pabot, a browser, QEMU, LAVA or SQUAD is
+  `integration`: every test in tests/robot/ and tests/browser/, every test with the qemu, lava, squad or labgrid
+  marker (added below), and the others that start one say so with `@pytest.mark.integration`. The fast lane,
+  `pytest -m "not slow and not integration"`, runs none of them.
 - Under CI (`CI` set), a test skipped because something setup.sh installs is missing is a failure: a fresh machine
   that lacks a tool must not turn its tests into a quiet row of `s`.
 - The tests run on two workers (pytest-xdist, `-n 2 --dist loadfile` in pyproject.toml; `-n 0` runs them in this
@@ -55,3 +60,28 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if MISSING.search(reason):
         report.outcome = "failed"
         report.longrepr = f"CI: skipped because the machine lacks what setup.sh installs: {reason}"
+
+
+# Folders whose every test starts robot or a browser, and the markers of tests that start QEMU, LAVA, SQUAD or labgrid
+_INTEGRATION_DIRS = ("robot", "browser")
+_INTEGRATION_MARKERS = ("qemu", "lava", "squad", "labgrid")
+_TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            room = item.path.resolve().relative_to(_TESTS).parts[0]
+        except ValueError:
+            room = ""
+        if room in _INTEGRATION_DIRS or any(item.get_closest_marker(m) for m in _INTEGRATION_MARKERS):
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test's own results directory (PERFGATE_RESULTS), never the repository's where another file's gate may be
+    writing; PERFGATE_RELEASE, which a run's start sets for the simulated board, is restored after the test."""
+    monkeypatch.setenv("PERFGATE_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setenv("PERFGATE_RELEASE", "")
+    return tmp_path / "results"

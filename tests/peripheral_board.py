@@ -10,9 +10,7 @@ import dataclasses
 import random
 import re
 import subprocess
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from perfgate import boards, criteria
 from perfgate.model import Criterion
@@ -21,8 +19,6 @@ from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.shell import BUILTINS
 from perfgate.sim.tools import render
 from perfgate.workloads.base import Workload
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
 
 SIM_LAB = {"name": "sim", "has": ["ethernet", "usb", "audio", "gpu", "display", "capture", "multimedia"],

@@ -22,7 +22,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from testpaths import ROOT
+
 VENV = ROOT / ".venv-squad"
 GROUP, PROJECT = "ti-sdk", "perfgate"
 

@@ -17,8 +17,7 @@ import paramiko
 import serial
 
 from seed_releases import seed
-
-ROOT = Path(__file__).resolve().parents[1]
+from testpaths import ROOT
 
 
 class Sim:

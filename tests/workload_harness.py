@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from perfgate import boards, criteria
 from perfgate.errors import ToolMissing
@@ -19,8 +17,6 @@ from perfgate.sim import workloads as sim_workloads
 from perfgate.sim.data import load_lab
 from perfgate.sim.tools import render
 from perfgate.workloads.base import Workload
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed_releases import seed
 
 SIM_LAB = {"name": "sim", "kind": "sim", "virtual": True, "tester": {"address": "127.0.0.1"},

@@ -6,8 +6,6 @@ Documentation     ALSA SoC Audio Driver / Audio Capture and Audio Playback, as t
 ...               Measures throughput (bits/sec) and CPU load per sampling rate:
 ...               RW_INTERLEAVED, 2 channels, S16_LE, period size 64.
 
-Library           DataDriver    alsa.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    alsa
@@ -23,7 +21,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -6,8 +6,6 @@ Documentation     Boot time, as the guides measure it: from `Starting kernel ...
 ...               20: set -v BOOT_CYCLES:20 to match them). Default rootfs: to the login prompt;
 ...               `init=/bin/sh`: to the shell prompt. One test per published number.
 
-Library           DataDriver    boot_time.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    boot_time
@@ -21,7 +19,7 @@ Boot time ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

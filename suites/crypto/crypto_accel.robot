@@ -6,8 +6,6 @@ Documentation     Crypto / Crypto Performance Comparison, as the SDK 12 guides' 
 ...               `time -v openssl speed -elapsed -evp <alg>` per algorithm on the accelerator (AF_ALG engine), the
 ...               ARM Cryptographic Extension and the plain ARM CPU (variables/workloads/crypto.yaml: crypto_accel).
 
-Library           DataDriver    crypto_accel.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    crypto_accel
@@ -23,7 +21,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

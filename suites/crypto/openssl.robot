@@ -5,8 +5,6 @@ Documentation     Crypto / OpenSSL, as the guides' "OpenSSL Performance" section
 ...               publishes for the board. `time -v openssl speed -elapsed -evp <alg>` per algorithm: throughput per
 ...               block size, CPU load (GNU time), and the older guide's user and system seconds.
 
-Library           DataDriver    openssl.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    openssl
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

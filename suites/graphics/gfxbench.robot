@@ -5,8 +5,6 @@ Documentation     Graphics / GFXBench, as the guide's "GFXBench Performance" tab
 ...               One test per number the guide publishes for the board.
 ...               Runs each GFXBench test and reads its Score and Fps; needs the board's GPU and a display.
 
-Library           DataDriver    gfxbench.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    gfxbench
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -6,8 +6,6 @@ Documentation     Graphics / Glmark2, as the guide's "Glmark2" table.
 ...               Runs glmark2 (DRM, Wayland, Wayland 1920x1080) and reads its Score;
 ...               needs the board's GPU and a display.
 
-Library           DataDriver    glmark2.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    glmark2
@@ -23,7 +21,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

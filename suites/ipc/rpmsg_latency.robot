@@ -6,8 +6,6 @@ Documentation     IPC / RP Message latency, as the AM64x RT guide's "RP Message 
 ...               message size): one test per number the guide publishes for the board. The board data maps the
 ...               guide's core names to rproc ids (workloads.rpmsg_latency.cores, perfgate/workloads/rpmsg_latency.py).
 
-Library           DataDriver    rpmsg_latency.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    rpmsg_latency
@@ -23,7 +21,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

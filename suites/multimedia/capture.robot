@@ -6,8 +6,6 @@ Documentation     Sensor Capture, as the guide's "Sensor Capture" table.
 ...               Streams MMAP buffers with v4l2-ctl per resolution and format and reads the reported fps;
 ...               needs a camera.
 
-Library           DataDriver    capture.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    capture
@@ -23,7 +21,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

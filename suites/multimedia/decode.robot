@@ -5,8 +5,6 @@ Documentation     Multimedia (Decode), as the guide's GStreamer decode tables pe
 ...               One test per number the guide publishes for the board.
 ...               Plays the lab's streams with gst-launch-1.0 playbin to kmssink; fps = frames / execution time.
 
-Library           DataDriver    decode.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    decode
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -7,8 +7,6 @@ Documentation     Ethernet, as the guides' "Ethernet" / CPSW sections: one test 
 ...               rate), UDP with possible loss; iperf3 where netperf is missing. The log names the tool of every
 ...               number.
 
-Library           DataDriver    ethernet.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    ethernet
@@ -24,7 +22,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

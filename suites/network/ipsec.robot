@@ -4,8 +4,6 @@ language: perfgate.robot.language    # the criteria become tests before Robot se
 Documentation     IPSec, as the guides' "IPSec" sections: one test per number the guide publishes for the board. UDP
 ...               throughput, packets and CPU load through an ESP tunnel (ip xfrm) per cipher, with iperf3.
 
-Library           DataDriver    ipsec.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    ipsec
@@ -21,7 +19,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -5,8 +5,6 @@ Documentation     Low Power Performance, as the guide's "Deep sleep" and "MCU on
 ...               One test per number the guide publishes for the board.
 ...               Puts the board in each mode and reads every rail through the lab's power meter; skipped without one.
 
-Library           DataDriver    low_power.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    low_power
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -7,8 +7,6 @@ Documentation     Real-time latency, as the guides' "Maximum Latency under diffe
 ...               Runs cyclictest on a shielded CPU under each use case's load, and the OSADL command;
 ...               keeps the histograms.
 
-Library           DataDriver    rt_latency.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    rt_latency
@@ -24,7 +22,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

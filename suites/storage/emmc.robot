@@ -5,8 +5,6 @@ Documentation     eMMC, as the guides' "EMMC Driver" section: one test per numbe
 ...               fio (libaio, iodepth 4, direct, time based) writes then reads a test file per buffer size on the
 ...               mount point the lab names (storage.emmc); a medium the lab does not name is skipped.
 
-Library           DataDriver    emmc.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    emmc
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

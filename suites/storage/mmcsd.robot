@@ -5,8 +5,6 @@ Documentation     MMC/SD, as the guides' "MMC/SD Driver" section: one test per n
 ...               board. fio writes then reads a test file per buffer size on the mount point the lab names
 ...               (storage.mmcsd); a medium the lab does not name is skipped.
 
-Library           DataDriver    mmcsd.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    mmcsd
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -5,8 +5,6 @@ Documentation     PCIe NVMe SSD, as the guides' "PCIe-NVMe-SSD" section: one tes
 ...               the board. fio writes then reads a 10G test file per buffer size on the mount point the lab names
 ...               (storage.nvme); a medium the lab does not name is skipped.
 
-Library           DataDriver    nvme.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    nvme
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

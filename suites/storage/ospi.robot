@@ -5,8 +5,6 @@ Documentation     OSPI/QSPI flash, as the guides' "OSPI/QSPI Flash Driver" secti
 ...               publishes for the board. fio on the UBIFS mount the lab names (storage.ospi) and raw reads of the
 ...               flash device it names (storage.ospi_raw).
 
-Library           DataDriver    ospi.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    ospi
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -5,8 +5,6 @@ Documentation     USB mass storage, as the guides' "USB Host Controller" and "US
 ...               test per number the guide publishes for the board. fio on the USB disk the lab names
 ...               (storage.usb_msc), and from the tester on the board's mass-storage gadget (storage.usb_gadget).
 
-Library           DataDriver    usb_msc.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    usb_msc
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

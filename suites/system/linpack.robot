@@ -5,8 +5,6 @@ Documentation     System Benchmarks / Linpack, as the guide's "Linpack" section:
 ...               publishes for the board. Runs TI's linpack (clinpack, order 100) and keeps its output (stderr
 ...               included).
 
-Library           DataDriver    linpack.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    linpack
@@ -22,7 +20,7 @@ Criterion ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -5,8 +5,6 @@ Documentation     U-Boot EMMC raw write and read throughput, measured at the U-B
 ...               commands for this medium and computed as the guides do: KB/s = (size / 1024) / (ms / 1000).
 ...               One test per published number; a board or lab without this medium gets none or skips.
 
-Library           DataDriver    uboot_emmc.csv    reader_class=perfgate.robot.criteria_reader.CriteriaReader
-...                   file_search_strategy=NONE    dialect=excel    encoding=utf-8
 Resource          ../../resources/gate.resource
 
 Suite Setup       Measure The Suite    uboot_emmc
@@ -20,7 +18,7 @@ U-Boot EMMC raw ${id}    ${id}
 
 *** Keywords ***
 Published Number Should Hold
-    [Documentation]    One published number, judged by the gate (DataDriver's template must be a keyword of
-    ...    the suite file itself).
+    [Documentation]    One published number, judged by the gate: the template of the suite's tests, one per
+    ...    criterion (perfgate/robot/expand.py makes them).
     [Arguments]    ${id}
     Criterion Should Hold    ${id}

@@ -2,7 +2,7 @@
 Documentation     A user suite on the board farm (resources/farm.resource): take a simulated board from a real
 ...               labgrid coordinator, power-cycle it through labgrid's power driver and watch it boot on the
 ...               console the exporter's ser2net serves (Robot's Telnet library: ser2net's accepter is
-...               telnet with RFC 2217), then give it back. tests/test_farm.py starts the farm
+...               telnet with RFC 2217), then give it back. tests/farm/test_farm.py starts the farm
 ...               and passes COORDINATOR.
 
 Library           Telnet    timeout=60s

@@ -3,16 +3,13 @@ test per criterion, all pass; a degraded rail and a degraded sampling rate fail 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from peripheral_runs import run_suites as run_gate
 
 from perfgate import criteria
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from peripheral_runs import run_suites as run_gate
 from seed_releases import seed
 
 pytestmark = pytest.mark.slow

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import html
 import json
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from selftest import run_gate
 
 pytestmark = pytest.mark.slow

@@ -5,12 +5,10 @@ metrics.json's tool), ICSSM Switch/HSR forwarding between the sim lab's two peer
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from selftest import run_gate
 
 pytestmark = pytest.mark.slow

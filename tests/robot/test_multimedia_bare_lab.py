@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from peripheral_runs import ROOT
 from peripheral_runs import run_suites as run_gate
 

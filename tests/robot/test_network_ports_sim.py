@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from selftest import ROOT, run_gate
 
 from perfgate import criteria
+from selftest import ROOT, run_gate
 
 pytestmark = pytest.mark.slow
 BOARD, RELEASE = "am64xx_evm", "12.00.00-RT"

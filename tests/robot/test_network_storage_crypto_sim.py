@@ -3,17 +3,14 @@ board, all passing, and a degraded metric (`-v FAULTS:degrade:<id>:30`) failing 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 from robot.api import ExecutionResult
-from selftest import run_gate
 
 from perfgate import criteria
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from seed_releases import seed
+from selftest import run_gate
 
 pytestmark = pytest.mark.slow
 # Network and storage tolerances are 15 % and the simulated board draws results up to 7.5 % better than the
@@ -27,7 +24,7 @@ def expected(board: str, suites: list[str]) -> dict[str, str]:
 
 
 def by_name(output: Path) -> dict[str, tuple[str, str]]:
-    """test name (the criterion's name, as DataDriver gives it) -> (status, message), from robot's output.xml."""
+    """test name (the criterion's name, as the expansion gives it) -> (status, message), from robot's output.xml."""
     tests: dict[str, tuple[str, str]] = {}
 
     def walk(suite) -> None:  # robot.result.TestSuite

@@ -17,10 +17,8 @@ from pathlib import Path
 
 from robot.api import ExecutionResult
 
-from perfgate import criteria
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import calibrated
+from perfgate import criteria
 
 ROOT = Path(__file__).resolve().parents[2]
 SELECTION = criteria.select("am62xx_sk")

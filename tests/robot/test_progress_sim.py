@@ -5,12 +5,10 @@ measurement took (all measuring happens in the suite setup, so Robot times every
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from selftest import run_gate
 
 pytestmark = pytest.mark.slow

@@ -17,10 +17,8 @@ from pathlib import Path
 import pytest
 from robot.api import ExecutionResult, ResultVisitor
 
-from perfgate import criteria, paths
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import calibrated
+from perfgate import criteria, paths
 from perfgate.report.robotfiles import relink
 
 ROOT = Path(__file__).resolve().parents[2]

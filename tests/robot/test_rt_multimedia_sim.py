@@ -4,15 +4,12 @@ per criterion, all pass; a degraded criterion fails alone."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-from peripheral_runs import run_suites as run_gate
 
 from perfgate import criteria
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from peripheral_runs import run_suites as run_gate
 from seed_releases import seed
 
 pytestmark = pytest.mark.slow

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from selftest import run_gate
 
 from perfgate import paths
+from selftest import run_gate
 
 pytestmark = pytest.mark.slow
 HACKBENCH = "am574x_idk.rt_latency.max-latency-for-shielded-use-cases.l-perf-shield-smp-hackbench.latency"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from robot.api import ExecutionResult
+
 from selftest import run_gate
 
 pytestmark = pytest.mark.slow

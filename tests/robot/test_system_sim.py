@@ -11,12 +11,10 @@ from pathlib import Path
 import pytest
 from robot.api import ExecutionResult
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from selftest import QUIET_SIM
-
 import calibrated
 from perfgate import criteria
 from seed_releases import seed
+from selftest import QUIET_SIM
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = ["lmbench", "dhrystone", "whetstone", "linpack", "nbench", "stream", "coremark_pro", "multibench"]

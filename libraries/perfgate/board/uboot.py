@@ -22,7 +22,7 @@ def garbage_note(text: str) -> str:
 
 
 # what U-Boot's command line prints for a Ctrl-C typed at its prompt, before a new prompt (`=> <INTERRUPT>`: seen on
-# Debian's U-Boot 2023.01 in the QEMU board, tests/test_board_qemu.py)
+# Debian's U-Boot 2023.01 in the QEMU board, tests/board/test_board_qemu.py)
 INTERRUPTED = "<INTERRUPT>"
 
 

@@ -1,4 +1,4 @@
-"""DataDriver's reader for a suite's criteria: `Library  DataDriver  stream.csv  reader_class=<this>`.
+"""A suite's criteria file as the expansion reads it (perfgate/robot/expand.py).
 
 The file is found without anything having run before the suite: in the run's copy (`${CRITERIA_DIR}`, set by
 `Open Run`) when the gate is open, else in the committed thresholds of `${BOARD}`. So a suite file runs alone
@@ -11,16 +11,12 @@ peripheral its workload declares (`robot -e needs:display`), beside the tags of 
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
-from DataDriver.AbstractReaderClass import AbstractReaderClass
 from robot.libraries.BuiltIn import BuiltIn
 
 from perfgate import boards, criteria
 from perfgate.errors import PerfgateError
-from perfgate.workloads import settings
 
 
 def board_csv(board: str, release: str | None, suite: str) -> str:
@@ -54,25 +50,10 @@ def robot_name(name: str) -> str:
     return name.replace("\\", "\\\\")
 
 
-class CriteriaReader(AbstractReaderClass):
-    def get_data_from_source(self):
-        text = criteria_csv(Path(str(self.file)).name)
-        for index, row in enumerate(csv.reader(io.StringIO(text))):
-            if index == 0:
-                self._analyse_header(row)
-            else:
-                self._read_data_from_table(row)
-        needs = settings.needs(Path(str(self.file)).stem)
-        for row in self.data_table:
-            row.test_case_name = robot_name(row.test_case_name)
-            row.tags = extra_tags(row.tags or [], row.arguments.get("${id}"), needs)
-        return self.data_table
-
-
 def criteria_problem(suite) -> str:
-    """Why DataDriver could not read a suite's criteria (BOARD unset or unknown, RELEASE unknown, a bad file)."""
+    """Why a suite's criteria could not be read (BOARD unset or unknown, RELEASE unknown, a bad file)."""
     try:
         criteria_csv(f"{Path(str(suite.source)).stem}.csv")
     except (PerfgateError, OSError) as e:
         return str(e)
-    return "DataDriver could not read them (see the errors above)"
+    return "they could not be read (see the errors above)"

@@ -1,22 +1,25 @@
-"""`robot --prerunmodifier perfgate.robot.expand.Criteria -v BOARD:<board> ...`: the board's criteria as real tests
-before Robot selects any, so that Robot's own selection works on them:
+"""The one expansion of a suite's criteria into tests: a gate suite file holds one template test, `Criterion ${id}`
+(or `Boot time ${id}`...), and each criterion of the board becomes one test in its place, named as the guide names
+it, tagged with its id, chapter, suite, board and `needs:<peripheral>`, documented with its published number,
+calling the suite's template with its id.
 
-    robot --prerunmodifier perfgate.robot.expand.Criteria -v BOARD:am62xx_sk -t "add (MB/s)" suites/
-    robot --prerunmodifier perfgate.robot.expand.Criteria -v BOARD:am62xx_sk --rerunfailed run1/output.xml suites/
-    robot --prerunmodifier perfgate.robot.expand.Criteria -v BOARD:am62xx_sk -i 'am62xx_sk.lmbench.*' suites/
+It runs before Robot selects any test, as a pre-run modifier, so that Robot's own selection works on the criteria:
 
-DataDriver builds a suite's tests only when the suite starts, after Robot has already filtered by name (`-t`,
-`--rerunfailed`) and found nothing but the template. This modifier does DataDriver's expansion at parse time
-from the same threshold files (the same test names, tags, documentation and template call) and takes DataDriver
-out of those suites. The board comes from the modifier's argument (`...Criteria:am62xx_sk`) or from
-`-v BOARD:`, the release from `-v RELEASE:` (default: the newest), as in the gate.
-Every gate suite file's `language: perfgate.robot.language` line adds it to the plain `robot` command's own
-pre-run modifiers (perfgate/robot/language.py), so the option is needed only where the suites are not perfgate's.
+    robot -v BOARD:am62xx_sk -t "add (MB/s)" suites/
+    robot -v BOARD:am62xx_sk --rerunfailed run1/output.xml suites/
+    robot -v BOARD:am62xx_sk -i 'am62xx_sk.lmbench.*' suites/
 
-The top suite is named after the board (as the RunFiles listener names it in output.xml and the pabot argument
-files with --name), or, with --rerunfailed, as in the output it reruns, so that Robot's full names match.
-DataDriver's own `DataDriver.rerunfailed` modifier works only when one criterion per suite failed (with Robot 7 it
-hands its list of names to DataDriver as one space-joined string).
+Every gate suite file's `language: perfgate.robot.language` line adds `Criteria` to the plain `robot` command's own
+pre-run modifiers (perfgate/robot/language.py); `--prerunmodifier perfgate.robot.expand.Criteria` may be given
+where the suites are not perfgate's (it expands once). Should a run reach a gate suite unexpanded (Robot's
+programmatic API builds the suites itself, or a Robot release where the language line finds no run to add it
+to), the gate library expands it with `expand()` when the suite starts (perfgate/robot/gate.py), from the same
+files: every criterion is still judged, and only selection by criterion name or tag is lost, which it says.
+
+The board comes from the modifier's argument (`...Criteria:am62xx_sk`) or from `-v BOARD:`, the release from
+`-v RELEASE:` (default: the newest), as in the gate. The top suite is named after the board (as the RunFiles
+listener names it in output.xml and the pabot argument files with --name), or, with --rerunfailed, as in the
+output it reruns, so that Robot's full names match.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from perfgate import boards, criteria
 from perfgate.errors import PerfgateError
 from perfgate.report.robotfiles import TOP_SUITE, top_suite_name
 from perfgate.robot.criteria_reader import board_csv, extra_tags, robot_name
+from perfgate.run.plan import all_suites
 from perfgate.workloads import settings
 
 NAME = "*** Test Cases ***"
@@ -115,24 +119,36 @@ class Criteria(SuiteVisitor):
                 if was and Path(was).is_file() != Path(str(suite.source or "")).is_file():
                     given = None
             suite.name = given or top_suite_name(self.board, suite.name, str(suite.source or ""))
-        datadriver = [i for i in suite.resource.imports if i.type == "LIBRARY" and i.name == "DataDriver"]
-        if not datadriver or not suite.tests:
+        suite_name = criteria_suite(suite)
+        if suite_name is None:
             return
-        template = suite.tests[0]
         try:
-            text = board_csv(self.board, self.release, Path(str(datadriver[0].args[0])).stem)
+            text = board_csv(self.board, self.release, suite_name)
         except PerfgateError as e:
             raise DataError(str(e)) from e
-        rows = list(csv.DictReader(io.StringIO(text)))
-        suite.resource.imports = [i for i in suite.resource.imports if i not in datadriver]
-        if not rows:  # the board publishes nothing here: no test (never the unexpanded `Criterion ${id}` template)
-            suite.tests = []
-            return
-        needs = settings.needs(Path(str(datadriver[0].args[0])).stem)
-        suite.tests = [_test(template, row, needs) for row in rows]
+        expand(suite, text)
 
     def visit_test(self, test: TestCase) -> None:
         """Tests need no visit."""
+
+
+def criteria_suite(suite: TestSuite) -> str | None:
+    """The suite name (`stream`) of a gate suite file not expanded yet: one test, the template named with `${id}`
+    (`Criterion ${id}`, `Boot time ${id}`), in a file named after a suite of the gate; None for any other suite (a
+    directory, a user's own suite, a suite already expanded)."""
+    if suite.source is None or len(suite.tests) != 1 or "${id}" not in suite.tests[0].name:
+        return None
+    name = Path(str(suite.source)).stem
+    return name if name in all_suites() else None
+
+
+def expand(suite: TestSuite, text: str) -> None:
+    """Replace the suite's template by one test per row of its criteria file `text` (no row: no test, never the
+    unexpanded template)."""
+    template = suite.tests[0]
+    rows = list(csv.DictReader(io.StringIO(text)))
+    needs = settings.needs(Path(str(suite.source)).stem)
+    suite.tests = [_test(template, row, needs) for row in rows]
 
 
 def _test(template: TestCase, row: dict[str, str], suite: str) -> TestCase:

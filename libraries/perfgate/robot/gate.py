@@ -25,8 +25,9 @@ from perfgate.decision.judge import Judge
 from perfgate.errors import PerfgateError
 from perfgate.labkinds import base as labkinds
 from perfgate.report.recorder import RunRecorder
+from perfgate.robot import expand
 from perfgate.robot import squad as squad_option
-from perfgate.robot.criteria_reader import criteria_problem
+from perfgate.robot.criteria_reader import criteria_csv, criteria_problem
 from perfgate.robot.expand import named_suites
 from perfgate.robot.links import link_base as _link_base
 from perfgate.robot.robotvars import var as _var
@@ -51,6 +52,7 @@ class Gate:
         self._pending: dict[str, Outcome] = {}  # criterion id -> what `Criterion Should Hold` left
         self._current: str | None = None  # the criterion id of the test running now
         self._verdict = VerdictTest(f"{GATE_LIBRARY}.Gate Verdict Should Pass")
+        self._expanded_late = False  # a suite reached unexpanded was expanded when it started (said once)
 
     board = property(lambda self: self.session.board, lambda self, v: setattr(self.session, "board", v))
     profile = property(lambda self: self.session.profile)
@@ -61,7 +63,7 @@ class Gate:
     def open_run(self, board: str, lab: str = "sim", virtual: bool = False) -> str:
         """Resolve the board and the release it is judged against (RELEASE: the newest by default, one release, or
         `a,b` mixed, newest wins per criterion), open results/<board>/<run>/ and write those criteria there for
-        DataDriver.
+        the suites' expansion (perfgate/robot/expand.py).
 
         Sets the global variables ${BOARD_NAME}, ${RELEASE_NAME}, ${RUN_DIR} and ${CRITERIA_DIR}. An unknown board
         or release fails at once and lists the known ones."""
@@ -212,12 +214,33 @@ class Gate:
 
     # ----------------------------------------------------------------------------------------------- listener
     def start_suite(self, data, result) -> None:
+        self._expand_late(data)
         if data.parent is None:
             self._verdict.top = data
             self.session.selected = selected_suites(data)
             if not data.has_tests:  # only suites the board publishes nothing for (--runemptysuite): Robot would run
                 self.session.selected = named_suites(sys.argv[1:])  # no setup and pass; the Gate Verdict test
                 self._verdict.sync(True)  # says nothing was measured
+
+    def _expand_late(self, data) -> None:
+        """A gate suite that reached the run unexpanded (perfgate.robot.language found no `robot` run to add the
+        expansion to: Robot's programmatic API, or a Robot release that hides its settings) gets its criteria now,
+        from the same files and through the same `expand.expand`, so that every criterion is still judged. Robot
+        selected tests by name and tag before that, on the template alone: said once. Criteria that cannot be read
+        leave the template, which `end_test` fails with the reason."""
+        suite = expand.criteria_suite(data)
+        if suite is None:
+            return
+        try:
+            text = criteria_csv(f"{suite}.csv")
+        except PerfgateError:
+            return
+        expand.expand(data, text)
+        if not self._expanded_late:
+            self._expanded_late = True
+            logger.warn("perfgate: the criteria were expanded as each suite started, after Robot selected tests: "
+                        "to select criteria by name or tag (-t, -i, --rerunfailed), run with --prerunmodifier "
+                        "perfgate.robot.expand.Criteria")  # fmt: skip
 
     def end_suite(self, data, result) -> None:
         if data.parent is not None:
@@ -237,12 +260,12 @@ class Gate:
     def end_test(self, data, result) -> None:
         if data is self._verdict.test:
             return
-        if "${" in data.name:  # DataDriver never expanded the suite's template: its criteria could not be read
+        if "${" in data.name:  # the suite's template was never expanded: its criteria could not be read
             result.status = "FAIL"
             result.message = f"no criteria: {criteria_problem(data.parent)}"
         try:
             # a Robot 7 running.TestCase has no `args`: the id is the one `Criterion Should Hold` was last called
-            # with, or, for a test that never reached it (its suite setup failed), the id DataDriver put in its body
+            # with, or, for a test that never reached it (its suite setup failed), the id the expansion put in its body
             cid = self._current or self._id_in_body(data)
             self._current = None
             if cid and self.recording is not None:
@@ -254,7 +277,7 @@ class Gate:
     def _id_in_body(self, data) -> str | None:
         for item in getattr(data, "body", ()):
             for arg in getattr(item, "args", ()):
-                arg = getattr(arg, "value", arg)  # DataDriver (Robot >= 7.0.1) passes robot.running.Argument objects
+                arg = getattr(arg, "value", arg)  # Robot >= 7.0.1 may hold robot.running.Argument objects
                 if isinstance(arg, str) and self.recording is not None and self.recording.criterion(arg) is not None:
                     return arg
         return None

@@ -1,24 +1,28 @@
 """`language: perfgate.robot.language`, the first line of every gate suite file: the plain `robot` command expands
 the board's criteria into tests before Robot selects any, with no extra option.
 
-Why this mechanism. DataDriver builds a suite's tests when the suite starts, after Robot has already selected tests
-by name (`-t`, `--rerunfailed`) and tag (`-i`) and found only the template `Criterion ${id}`: those runs exited 252,
-and a dead board failed one `Criterion ${id}` per suite. `perfgate.robot.expand.Criteria`, a pre-run modifier,
-expands the criteria before Robot selects; the question is how Robot runs it without `--prerunmodifier`. Robot
-7.5 reads no configuration file (no robot.toml or pyproject section), only the ROBOT_OPTIONS environment variable
-(the user's environment, not the project's), and takes custom parsers from `--parser` only. The one thing a suite
-file itself can make Robot load is a language: Robot imports the module a file's `language:` line names while it
-parses the file, before pre-run modifiers run (`robot.conf.languages.Languages.add_language`).
+Why this mechanism. Tests built when a suite starts (as DataDriver, which the suites declared before, builds them)
+come after Robot has already selected tests by name (`-t`, `--rerunfailed`) and tag (`-i`) and found only the
+template `Criterion ${id}`: those runs exited 252, and a dead board failed one `Criterion ${id}` per suite.
+`perfgate.robot.expand.Criteria`, a pre-run modifier, expands the criteria before Robot selects; the question is how
+Robot runs it without `--prerunmodifier`. Robot 7.5 reads no configuration file (no robot.toml or pyproject
+section), only the ROBOT_OPTIONS environment variable (the user's environment, not the project's), and takes custom
+parsers from `--parser` only. The one thing a suite file itself can make Robot load is a language: Robot imports the
+module a file's `language:` line names while it parses the file, before pre-run modifiers run
+(`robot.conf.languages.Languages.add_language`).
 
-So this module defines a language that adds no word (English stays as it is), and when Robot instantiates it
-during a `robot` run it adds the expansion to that run's own pre-run modifiers (the list `--prerunmodifier`
-fills), unless the command line already names it. Robot then runs it as if it had been given: no Robot code is
-patched, nothing outside that run changes, and other tools that parse the files (robocop, libdoc, an editor) are
-untouched. The one reliance on Robot's internals: the run's RobotSettings is found on the call stack, as the
-local `settings` of `RobotFramework.main` (robot/run.py, Robot 7.5); tests/robot/test_plain_command.py fails
-if a Robot upgrade moves it. The selection follows the renamed top suite (`-s Suites.System.Stream` still
-selects), and under `--rerunfailed` the failed tests of the output are mapped to this run's tests by suite file
-and test name, so that rerunning `suites/` after a one-file run (or back) selects them.
+So this module defines a language that adds no word (English stays as it is), and when Robot instantiates it during
+a `robot` run it adds the expansion to that run's own pre-run modifiers (the list `--prerunmodifier` fills), unless
+the command line already names it. Robot then runs it as if it had been given: no Robot code is patched, nothing
+outside that run changes, and other tools that parse the files (robocop, libdoc, an editor) are untouched. The one
+reliance on Robot's internals: the run's RobotSettings is found on the call stack, as the local `settings` of
+`RobotFramework.main` (robot/run.py, Robot 7.5). Should a Robot upgrade move it, nothing breaks silently and no
+criterion goes unjudged: the gate library expands each suite when it starts (perfgate/robot/gate.py, the same
+`expand.expand`), says once that selection by criterion name or tag needs `--prerunmodifier
+perfgate.robot.expand.Criteria`, and tests/robot/test_plain_command.py fails. The selection follows the renamed top
+suite (`-s Suites.System.Stream` still selects), and under `--rerunfailed` the failed tests of the output are mapped
+to this run's tests by suite file and test name, so that rerunning `suites/` after a one-file run (or back) selects
+them.
 
 A bad BOARD (unknown, missing) stops the run before anything starts, with one error naming the known boards.
 """
@@ -52,7 +56,9 @@ class PerfgateCriteria(Language):
 
 
 def _run_settings():
-    """The RobotSettings of the `robot` run parsing this file (None when another tool parses it)."""
+    """The RobotSettings of the `robot` run parsing this file (None when another tool parses it): the local
+    `settings` of `RobotFramework.main` (robot/run.py, Robot 7.5). Only that frame: pabot builds its own
+    RobotSettings to list the suites, and that listing must see the files as they are."""
     from robot.conf import RobotSettings
 
     frame = sys._getframe(1)

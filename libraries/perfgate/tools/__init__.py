@@ -11,7 +11,7 @@ name, the binaries the board runs for it, and its parser:
 its module.
 
 What the simulated board prints for each tool lives apart, in perfgate.sim.tools.<name>: nothing here imports the
-simulator (tests/test_sim_wall.py).
+simulator (tests/sim/test_sim_wall.py).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ Context, parses what they print, and returns a measured value per criterion id.
 
 One module per suite (perfgate/workloads/<suite>.py) defines `WORKLOAD = <Workload subclass>()`. Nothing else knows
 how a guide's table maps to a tool's output. What the simulated board answers to a workload's commands lives apart,
-in perfgate.sim.workloads: nothing here imports the simulator (tests/test_sim_wall.py).
+in perfgate.sim.workloads: nothing here imports the simulator (tests/sim/test_sim_wall.py).
 """
 
 from __future__ import annotations

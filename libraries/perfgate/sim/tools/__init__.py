@@ -6,7 +6,7 @@ One module per tool, perfgate.sim.tools.<tool>, beside the tool's parser perfgat
 
 The renderers live here, and not beside the parsers, so that nothing the gate runs against a real board (planning,
 parsing, judging) can depend on what the simulator prints: perfgate.sim may import the judge, never the reverse
-(tests/test_sim_wall.py).
+(tests/sim/test_sim_wall.py).
 """
 
 from __future__ import annotations

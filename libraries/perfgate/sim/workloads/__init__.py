@@ -4,7 +4,7 @@ published values.
 A workload's commands come from its `plan()` (perfgate.workloads.<suite>), which the judge uses on real boards too.
 Workloads that build commands a plan cannot foresee (per tester address, per algorithm, per job...) have their own
 answer in perfgate.sim.workloads.<module>, registered with `@expects("<workload class path>")`. This lives apart from
-the workloads so that nothing the gate runs against a real board depends on the simulator (tests/test_sim_wall.py).
+the workloads so that nothing the gate runs against a real board depends on the simulator (tests/sim/test_sim_wall.py).
 """
 
 from __future__ import annotations
