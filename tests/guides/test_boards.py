@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from perfgate import boards, criteria
+from perfgate import boards, criteria, custom
 from perfgate.errors import UnknownBoard
 from perfgate.model import FIELDS
 
@@ -122,13 +122,15 @@ def test_criteria_unknown_board_exits_2_listing_the_known():
 
 
 def test_a_release_chosen_alone_or_mixed_keeps_every_one_of_its_criteria():
-    """RELEASE:<r> judges exactly r's files; a mix keeps every criterion of its newest release, even rows that differ
+    """RELEASE:<r> judges exactly r's files (and the board's own criteria, variables/custom/); a mix keeps every criterion of its newest release, even rows that differ
     only in case (am62xx_lp_sk 10.00 boot_time: `Kernel boot time test ...` and `kernel boot time test ...`)."""
     for board in boards.known():
         found = criteria.releases(board)
         for release in found:
             ids = sorted(c.id for c in criteria.load(board, release=release))
-            assert sorted(c.id for c in criteria.select(board, release).criteria) == ids, (board, release)
+            assert sorted(c.id for c in criteria.released(board, release).criteria) == ids, (board, release)
+            own = sorted(c.id for c in custom.criteria(board))  # the board's own criteria, whatever the release
+            assert sorted(c.id for c in criteria.select(board, release).criteria) == sorted(ids + own), (board, release)
         if len(found) > 1:
             mixed = {(c.release, c.id) for c in criteria.select(board, ",".join(found)).criteria}
             assert {(found[0], c.id) for c in criteria.load(board, release=found[0])} <= mixed, board
