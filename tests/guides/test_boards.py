@@ -122,8 +122,9 @@ def test_criteria_unknown_board_exits_2_listing_the_known():
 
 
 def test_a_release_chosen_alone_or_mixed_keeps_every_one_of_its_criteria():
-    """RELEASE:<r> judges exactly r's files (and the board's own criteria, variables/custom/); a mix keeps every criterion of its newest release, even rows that differ
-    only in case (am62xx_lp_sk 10.00 boot_time: `Kernel boot time test ...` and `kernel boot time test ...`)."""
+    """RELEASE:<r> judges exactly r's files (and the board's own criteria, variables/custom/); a mix keeps every
+    criterion of its newest release, even rows that differ only in case (am62xx_lp_sk 10.00 boot_time:
+    `Kernel boot time test ...` and `kernel boot time test ...`)."""
     for board in boards.known():
         found = criteria.releases(board)
         for release in found:
