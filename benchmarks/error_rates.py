@@ -52,6 +52,7 @@ class Board:
     commands: dict[str, list[Command]]
     arte: dict[str, str]
     averaged: dict[str, int] = field(default_factory=dict)
+    profile: dict = field(default_factory=dict)
     own: frozenset[str] | None = None  # what the gate's allocation keeps at its own tolerance (Judge.allocate)
     history: dict[str, list[list[float]]] = field(default_factory=dict)  # an A/A calibration campaign's runs
 
@@ -70,7 +71,7 @@ def load_board(name: str, plan_budget: budget.Budget, boot_cycles: int | None) -
     averaged = {c.id: boot_time.cycles([c], profile, lab) for c in boot}
     return Board(name, sel.label, crits, dict(suites),
                  {s: plan.commands(s, cs, profile, lab, plan_budget) for s, cs in suites.items()},
-                 artefacts.find(crits), averaged)  # fmt: skip
+                 artefacts.find(crits), averaged, profile)  # fmt: skip
 
 
 @dataclass
@@ -101,7 +102,7 @@ def gate_run(b: Board, policy: Policy, model: sequential.NoiseModel, plan_budget
         ids = list(by_id)
         mine = {cid: k for cid, k in b.averaged.items() if cid in by_id}
         # as the workload reports them: each value's boots, and that count beside the guide's (fewer: never a pass)
-        lengths = {cid: boot_time.run_length(by_id[cid], k) for cid, k in mine.items()}
+        lengths = {cid: boot_time.run_length(by_id[cid], k, b.profile) for cid, k in mine.items()}
         measured = Measurements(averaged=mine, lengths=lengths)
         out.one_pass += sum(cmd.seconds for cmd in cmds)
         first = True

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from perfgate import criteria, paths
+from perfgate import boards, criteria, paths
 from perfgate.decision import budget, sequential
 from perfgate.decision.judge import Judge, SuiteState
 from perfgate.decision.tolerance import Policy
@@ -157,3 +157,12 @@ def test_a_bad_cycle_count_names_where_it_came_from() -> None:
     with pytest.raises(DataError, match=r"workloads.boot_time `cycles` must be a whole number of 1 or more, not 'x'.*"
                                         r"variables/labs/mine.yaml"):  # fmt: skip
         boot_time.cycles([j7_boot()], {}, {"name": "mine", "workloads": {"boot_time": {"cycles": "x"}}})
+
+
+def test_a_board_whose_thresholds_are_its_own_baseline_says_how_many_boots_they_averaged() -> None:
+    """qemu_arm64's boot-time threshold is its own baseline of 3-boot means: its profile says so
+    (variables/boards/qemu_arm64.yaml), so its gate boots 3 times and the measurement is as long as its "guide's"."""
+    profile = boards.profile("qemu_arm64")
+    [c] = [c for c in criteria.load("qemu_arm64") if c.suite == "boot_time"]
+    assert boot_time.guide_cycles(c, profile) == 3 and boot_time.cycles([c], profile, {}) == 3
+    assert not boot_time.run_length(c, 3, profile).short and boot_time.run_length(c, 2, profile).short

@@ -50,27 +50,28 @@ def default_cycles(profile: dict | None = None, lab: dict | None = None) -> int:
     return n
 
 
-def guide_cycles(c: Criterion) -> int:
-    """How many boot cycles the guide averaged for this criterion: the count its text states, else the data's."""
+def guide_cycles(c: Criterion, profile: dict | None = None) -> int:
+    """How many boot cycles the guide averaged for this criterion: the count its text states, else the data's (the
+    board profile's where it says how its own published numbers were measured: a baseline board's)."""
     m = STATED.search(f"{c.row} {c.name} {c.context}")
-    return int(m.group(1)) if m else default_cycles()
+    return int(m.group(1)) if m else default_cycles(profile)
 
 
 def cycles(crits: list[Criterion], profile: dict | None = None, lab: dict | None = None,
            override: object = None) -> int:  # fmt: skip
-    """Boots per value of one variant: -v BOOT_CYCLES (`override`), else the lab's or profile's own `cycles`, else
-    the most any of its criteria's guide averaged."""
+    """Boots per value of one variant: -v BOOT_CYCLES (`override`), else the lab's own `cycles` (a lab that lowers
+    it), else the most any of its criteria's guide averaged."""
     if not runvars.unset(override):
         return runvars.whole("BOOT_CYCLES", override, 1)
     own = default_cycles(profile, lab)
-    if own != default_cycles():
+    if own != default_cycles(profile):
         return own
-    return max((guide_cycles(c) for c in crits), default=own)
+    return max((guide_cycles(c, profile) for c in crits), default=own)
 
 
-def run_length(c: Criterion, ran: int) -> RunLength:
+def run_length(c: Criterion, ran: int, profile: dict | None = None) -> RunLength:
     """The boots averaged beside the guide's: fewer is a shorter (noisier) measurement than the guide's."""
-    return RunLength(float(ran), float(guide_cycles(c)), UNIT, detail="the mean of that many boots")
+    return RunLength(float(ran), float(guide_cycles(c, profile)), UNIT, detail="the mean of that many boots")
 
 
 class BootTime(Workload):
@@ -119,8 +120,8 @@ class BootTime(Workload):
                 + (f"; host seconds x {scale:g} (the board ran {scale:g}x faster than real time)" if scale != 1 else "")
             )
             by_id = {c.id: c for c in criteria}
-            short = sorted({run_length(by_id[cid], int(m["cycles"])).describe() for cid in ids
-                            if run_length(by_id[cid], int(m["cycles"])).short})  # fmt: skip
+            lengths = {cid: run_length(by_id[cid], int(m["cycles"]), ctx.profile) for cid in ids}
+            short = sorted({r.describe() for r in lengths.values() if r.short})
             if short:
                 ctx.note(f"{run.command}: {'; '.join(short)}: fewer boots than the guide's, so a value within the "
                          "threshold reads INCONCLUSIVE, not pass")  # fmt: skip
@@ -128,7 +129,7 @@ class BootTime(Workload):
                 out.values[cid] = m["boot time (sec)"]
                 out.tools[cid] = "boot"
                 out.averaged[cid] = int(m["cycles"])  # its noise is one boot's over sqrt(cycles)
-                out.lengths[cid] = run_length(by_id[cid], int(m["cycles"]))  # fewer boots than the guide's: weaker
+                out.lengths[cid] = lengths[cid]  # fewer boots than the guide's: a weaker measurement
         return out
 
 
