@@ -15,7 +15,7 @@ commands by their workload's plan, as the gate runs them. Reported, per board:
 - lab time: planned hardware seconds of every command run and boot, against one pass of every command.
 
     python benchmarks/error_rates.py [--board am62xx_sk ...] [--runs 100] [--degraded 100] [--regime realistic]
-                                     [--seed 1] [--boot-cycles 3] [--repeat N] [--why] [--json]
+                                     [--seed 1] [--boot-cycles N] [--repeat N] [--why] [--json]
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from perfgate.model import Criterion
 from perfgate.run import plan
 from perfgate.sim import spread as sim_spread
 from perfgate.sim import values
+from perfgate.workloads import boot_time
 from perfgate.workloads.base import Measurements
 
 REGRESSION = 15.0  # percent
@@ -51,21 +52,26 @@ class Board:
     commands: dict[str, list[Command]]
     arte: dict[str, str]
     averaged: dict[str, int] = field(default_factory=dict)
+    profile: dict = field(default_factory=dict)
     own: frozenset[str] | None = None  # what the gate's allocation keeps at its own tolerance (Judge.allocate)
     history: dict[str, list[list[float]]] = field(default_factory=dict)  # an A/A calibration campaign's runs
 
 
-def load_board(name: str, plan_budget: budget.Budget, boot_cycles: int) -> Board:
+def load_board(name: str, plan_budget: budget.Budget, boot_cycles: int | None) -> Board:
     sel = criteria.select(name, None)
     crits = list(sel.criteria)
     profile = boards.profile(name)
     suites: dict[str, list[Criterion]] = defaultdict(list)
     for c in crits:
         suites[c.suite].append(c)
-    averaged = {c.id: boot_cycles for c in crits if c.suite == "boot_time"}
+    # boot time: each value the mean of as many boots as the workload runs: the guide's count, or --boot-cycles as a
+    # lab that lowers it (workloads.boot_time.cycles), which the plan's seconds then count too
+    lab = {"workloads": {"boot_time": {"cycles": boot_cycles}}} if boot_cycles else {}
+    boot = [c for c in crits if c.suite == "boot_time"]
+    averaged = {c.id: boot_time.cycles([c], profile, lab) for c in boot}
     return Board(name, sel.label, crits, dict(suites),
-                 {s: plan.commands(s, cs, profile, {}, plan_budget) for s, cs in suites.items()},
-                 artefacts.find(crits), averaged)  # fmt: skip
+                 {s: plan.commands(s, cs, profile, lab, plan_budget) for s, cs in suites.items()},
+                 artefacts.find(crits), averaged, profile)  # fmt: skip
 
 
 @dataclass
@@ -94,7 +100,10 @@ def gate_run(b: Board, policy: Policy, model: sequential.NoiseModel, plan_budget
         samples: dict[str, list[float]] = {}
         boots: dict[str, list[int]] = {}
         ids = list(by_id)
-        measured = Measurements(averaged={cid: k for cid, k in b.averaged.items() if cid in by_id})
+        mine = {cid: k for cid, k in b.averaged.items() if cid in by_id}
+        # as the workload reports them: each value's boots, and that count beside the guide's (fewer: never a pass)
+        lengths = {cid: boot_time.run_length(by_id[cid], k, b.profile) for cid, k in mine.items()}
+        measured = Measurements(averaged=mine, lengths=lengths)
         out.one_pass += sum(cmd.seconds for cmd in cmds)
         first = True
         while True:
@@ -281,7 +290,7 @@ def main() -> int:
                     "quiet, realistic, harsh; default the file's)")  # fmt: skip
     ap.add_argument("--spread", type=float, default=None, help="SIM_SPREAD: a cap on every row's sd")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--boot-cycles", type=int, default=3, help="BOOT_CYCLES: boots averaged per boot-time value")
+    ap.add_argument("--boot-cycles", type=int, help="BOOT_CYCLES: boots per boot-time value (default: the guide's)")
     ap.add_argument("--repeat", type=int, help="REPEAT: a cap on every command's runs (default: the budget's)")
     ap.add_argument("--show", type=int, default=8, help="how many criteria to list per finding")
     ap.add_argument("--why", action="store_true", help="the criteria that stop healthy gates: their noise class, "
@@ -321,7 +330,8 @@ def main() -> int:
                 )
         # as the gate does when the run opens (perfgate.run.plan.allocate): which criteria stay at their tolerance
         judge = Judge(policy, model, b.history, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
-        judge.allocate({s: (cs, b.commands[s], args.boot_cycles) for s, cs in b.suites.items()})
+        judge.allocate({s: (cs, b.commands[s], min([b.averaged[c.id] for c in cs if c.id in b.averaged], default=1))
+                        for s, cs in b.suites.items()})  # fmt: skip
         b.own = judge.own
         results.append(report_board(b, args, policy, model, plan_budget, spread.excluding(b.crits), rng))
     if args.json:

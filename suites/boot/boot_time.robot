@@ -2,8 +2,9 @@ language: perfgate.robot.language    # the criteria become tests before Robot se
 
 *** Settings ***
 Documentation     Boot time, as the guides measure it: from `Starting kernel ...` on the console to the Linux
-...               prompt, with host-side timestamps, averaged over BOOT_CYCLES boots (default 3; the guides used
-...               20: set -v BOOT_CYCLES:20 to match them). Default rootfs: to the login prompt;
+...               prompt, with host-side timestamps, avg (min, max) over the guide's boot cycles (20; from the
+...               row's text, else variables/workloads/boot.yaml). Fewer (-v BOOT_CYCLES, a lab's
+...               workloads.boot_time.cycles) never passes cleanly: INCONCLUSIVE. Default rootfs: to the login prompt;
 ...               `init=/bin/sh`: to the shell prompt. One test per published number.
 
 Resource          ../../resources/gate.resource

@@ -88,7 +88,7 @@ def commands(suite: str, crits: list[Criterion], profile: dict, lab: dict, plan_
     for r in runs:
         ids = tuple(dict.fromkeys(cid for group in r.keys.values() for cid in group if cid not in covered))
         if ids:
-            out.append(Command(r.command, plan_budget.planned(suite, r.tool), ids))
+            out.append(Command(r.command, plan_budget.planned(suite, r.tool) * r.times, ids))
             covered |= set(ids)
     rows: dict[tuple[str, str], list[str]] = {}  # what no planned command measures: a command per table row
     for c in crits:

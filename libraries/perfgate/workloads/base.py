@@ -33,6 +33,7 @@ class Run:
     # where="uboot": commands that must have run at this U-Boot since it last started (a medium's `sf probe`); the
     # board runs them again first when U-Boot started afresh since (a reset, a power-cycle after a lost prompt)
     setup: tuple[str, ...] = ()
+    times: int = 1  # how many times the command does what the budget plans one run of its tool for (boot cycles)
 
 
 class Context(Protocol):
