@@ -208,18 +208,3 @@ def names() -> tuple[str, ...]:
 def own_keys() -> set[str]:
     """The lab-file keys the kinds declare as their own."""
     return {k for cls in kinds().values() for k in cls.keys}
-
-
-# The board this process has started (the gate's runner reaches it here, not through the Robot library).
-_opened: list[Access] = []
-
-
-def opened() -> Access | None:
-    return _opened[-1] if _opened else None
-
-
-def hold(access: Access | None) -> None:
-    """Make `access` the board of this process (None: none)."""
-    _opened.clear()
-    if access is not None:
-        _opened.append(access)
