@@ -70,6 +70,9 @@ def test_the_session_starts_the_lab_holds_its_access_and_closes_it(here_lab, tmp
     assert session.opened() is access and session.transcript == tmp_path / "run" / "serial.log"
     runner = Runner(session, session.opened, str)  # what the gate hands its runner
     assert access.opening.context["sim_speed"] == "20" and access.opening.context["faults"] == ""  # the run's vars
+    assert access.opening.recorder() is None  # no run open yet; once it is, the kind finds its recorder here
+    session.recorder = recorder = object()
+    assert access.opening.recorder() is recorder
     assert runner.board() is access and runner.board().run("echo measured") == "measured\n"
     session.close_lab()
     assert session.opened() is None and access.closed

@@ -55,6 +55,7 @@ class Session:
     _all: dict[str, Criterion] | None = None  # every criterion of the run, read when first needed
     access: labkinds.Access | None = None  # the board the lab's kind started (start_lab), until close_lab
     transcript: Path | None = None  # the started board's serial.log
+    recorder: object = None  # the run's RunRecorder (perfgate.report.recorder), once the gate has opened the run
 
     def opened(self) -> labkinds.Access | None:
         """The started board the runner's commands go to (None: no lab started one, or it was closed)."""
@@ -68,7 +69,8 @@ class Session:
         names = ("sim_speed", "faults", "sim_seed", "sim_spread", "sim_noise")  # what the lab's templates may hold
         context = {"board": board, "lab": lab.name, **{n: str_or_none(self.var(n.upper())) or "" for n in names}}
         out_dir = Path(str_or_none(self.var("RUN_DIR")) or str_or_none(self.var("OUTPUT DIR")) or ".")
-        opening = labkinds.Opening(lab, board, profile, context, out_dir, say=say, log=log, ssh_library=ssh_library)
+        opening = labkinds.Opening(lab, board, profile, context, out_dir, say=say, log=log, ssh_library=ssh_library,
+                                   recorder=lambda: self.recorder)  # fmt: skip
         self.transcript = opening.transcript
         self.access = labkinds.kind(lab.kind).start(opening)
         return self.access
