@@ -1,7 +1,7 @@
 """Lab kinds: one module per `kind:` of a lab file, each a `LabKind` registered with `@register` (base.py), whose
 `start()` gives the gate an `Access` to the board.
 
-- base.py         the LabKind and Access interfaces, the registry (`kind(name)`), the board this process started
+- base.py         the LabKind and Access interfaces, the registry (`kind(name)`)
 - console.py      the access of the kinds that reach the board through its console and power (ConsoleKind)
 - hardware.py     a lab of one's own: serial port, power commands, SSH
 - sim.py          the simulated board (python -m perfgate sim), started by the gate

@@ -49,8 +49,9 @@ class LabFile(Protocol):
 
 @dataclass
 class Opening:
-    """What `LabKind.start` is given: the lab, the board, the run's variables as the lab's templates see them
-    (`board`, `lab`, `sim_speed`, `faults`, ...), where the transcript and the board's logs go, and how to speak."""
+    """What `LabKind.start` is given (by the run's session, perfgate.run.session.Session.start_lab): the lab, the
+    board, the run's variables as the lab's templates see them (`board`, `lab`, `sim_speed`, `faults`, ...), where the
+    transcript and the board's logs go, how to speak, and the run's recorder once the run is open."""
 
     lab: Any  # perfgate.board.labfile.Lab
     board: str
@@ -60,6 +61,7 @@ class Opening:
     say: Callable[[str], None] = print  # the console and the log
     log: Callable[[str], None] = print  # the log only
     ssh_library: Any = None  # the run's SSHLibrary instance (perfgate.board.ssh.ssh_library)
+    recorder: Callable[[], Any] = lambda: None  # the run's RunRecorder (perfgate.report.recorder); None: no run open
 
     @property
     def transcript(self) -> Path:
@@ -208,18 +210,3 @@ def names() -> tuple[str, ...]:
 def own_keys() -> set[str]:
     """The lab-file keys the kinds declare as their own."""
     return {k for cls in kinds().values() for k in cls.keys}
-
-
-# The board this process has started (the gate's runner reaches it here, not through the Robot library).
-_opened: list[Access] = []
-
-
-def opened() -> Access | None:
-    return _opened[-1] if _opened else None
-
-
-def hold(access: Access | None) -> None:
-    """Make `access` the board of this process (None: none)."""
-    _opened.clear()
-    if access is not None:
-        _opened.append(access)

@@ -28,8 +28,6 @@ from perfgate.lava.client import GOOD_HEALTH, Client, host_address_towards
 from perfgate.lava.session import JobRecord, Session
 from perfgate.robot.robotvars import var as _var
 
-GATE_LIBRARY = "perfgate.robot.gate.Gate"
-
 
 def selected_suites(run_dir: Path, criteria_dir: Path) -> list[str]:
     """The gate suites this robot run selected: run.json's `suites` (the gate writes it when it opens the run),
@@ -85,14 +83,16 @@ class Lava(LabKind):
 
     def start(self, opening: Opening) -> LavaAccess:
         """No console, no power: LAVA's jobs boot the board (`bring_up` submits the first)."""
-        return LavaAccess(opening.lab, opening.board, opening.profile, opening.say)
+        return LavaAccess(opening.lab, opening.board, opening.profile, opening.say, opening.recorder)
 
 
 class LavaAccess(Access):
     reads_state = False  # the commands are planned ahead into jobs: no state read around each
 
-    def __init__(self, lab: object, board: str, profile: dict, say: Callable[[str], None]) -> None:
+    def __init__(self, lab: object, board: str, profile: dict, say: Callable[[str], None],
+                 recorder: Callable[[], Any] = lambda: None) -> None:  # fmt: skip
         self.lab = lab
+        self.recorder = recorder  # the run's RunRecorder, None in a board-only robot run
         self.name = board
         self.board = board
         self.profile = profile
@@ -196,19 +196,9 @@ class LavaAccess(Access):
                         f"{html.escape(': ' + job.failure) if job.failure else ''}", html=True)  # fmt: skip
         self._meta(summary)
 
-    @staticmethod
-    def _recorder() -> Any:
-        """The gate's recorder (perfgate.report.recorder), None in a board-only robot run."""
-        try:
-            gate = BuiltIn().get_library_instance(GATE_LIBRARY)
-        except Exception:  # the gate library is not loaded (a board-only robot run)
-            return None
-        recording = getattr(gate, "recording", None)  # perfgate.run.recording.Recording
-        return getattr(recording, "recorder", None) or getattr(gate, "recorder", None)
-
     def _meta(self, summary: dict) -> None:
         """run.json's `lava` key, kept in the gate's recorder too (it rewrites run.json when the run ends)."""
-        recorder = self._recorder()
+        recorder = self.recorder()
         if recorder is None:
             return
         recorder.meta["lava"] = summary
@@ -221,7 +211,7 @@ class LavaAccess(Access):
         then the run's LAVA summary."""
         if self.session is None:
             return
-        recorder = self._recorder()
+        recorder = self.recorder()
         measured = any(j.commands and j.health == GOOD_HEALTH for j in self.session.jobs)  # a board that booted
         if self.settings.report and recorder is not None and measured:
             self.session.report(recorder.entries)

@@ -1,9 +1,10 @@
 """The board library for Robot Framework: lab, power, console, U-Boot, boot, login, SSH, commands: keywords only.
 
-Keywords read like a lab engineer's steps (resources/board.resource strings them together). `Start Lab` asks the
-lab's kind (perfgate.labkinds) for an `Access` to the board; every keyword is one call on it, or on the board strategy
-it gives (perfgate.board.strategy). GLOBAL scope: one board for the whole run, whose state (off, uboot, shell)
-carries across suites. The gate's runner (perfgate.run.runner) calls the access itself (perfgate.labkinds.base.opened).
+Keywords read like a lab engineer's steps (resources/board.resource strings them together). `Start Lab` has the
+run's session (perfgate.run.session.Session, found through perfgate.robot.runsession) start the lab through its kind
+(perfgate.labkinds); the session holds the `Access` to the board, and every keyword is one call on it, or on the board
+strategy it gives (perfgate.board.strategy). GLOBAL scope: one board for the whole run, whose state (off, uboot,
+shell) carries across suites. The gate's runner (perfgate.run.runner) is handed the same access by the session.
 
 Every keyword logs the console text it saw; the whole transcript is written to ${RUN_DIR}/serial.log (or the output
 directory) and linked from the log at the end.
@@ -15,7 +16,6 @@ import html
 import os
 import re
 from contextlib import AbstractContextManager
-from pathlib import Path
 
 from robot.api import logger
 from robot.api.deco import keyword, library
@@ -30,6 +30,7 @@ from perfgate.board.ssh import ssh_library
 from perfgate.board.strategy import Board as Strategy
 from perfgate.errors import PerfgateError, UnknownBoard
 from perfgate.labkinds import base as labkinds
+from perfgate.robot import runsession
 from perfgate.robot import squad as squad_option
 from perfgate.robot.links import link_base
 from perfgate.robot.robotvars import var as _var
@@ -47,12 +48,15 @@ class Board:
 
     def __init__(self) -> None:
         self.lab: Lab | None = None
-        self.access: labkinds.Access | None = None  # the started board, whichever kind of lab gave it
-        self.transcript: Path | None = None
         self.name = ""
         self.profile: dict = {}
         self._read_pos: int | None = None  # where `Read Board Console Until` reads on from
         self.lock: BoardLock | None = None  # this gate's hold on the board (perfgate.board.boardlock)
+
+    @property
+    def access(self) -> labkinds.Access | None:
+        """The started board, whichever kind of lab gave it: the run's session holds it."""
+        return runsession.session().access
 
     # ------------------------------------------------------------------------------------------ lab
     @keyword
@@ -122,14 +126,8 @@ class Board:
         if self.access is not None:  # up already (a user suite of this run brought it up): the same board
             logger.info(f"the {self.lab.name} lab's board is up already: taken as it is")
             return
-        names = ("sim_speed", "faults", "sim_seed", "sim_spread", "sim_noise")  # what the lab's templates may hold
-        context = {"board": self.name, "lab": self.lab.name, **{n: _text(_var(n.upper())) for n in names}}
-        out_dir = Path(_text(_var("RUN_DIR")) or _text(_var("OUTPUT DIR")) or ".")
-        self.transcript = out_dir / "serial.log"
-        opening = labkinds.Opening(self.lab, self.name, self.profile, context, out_dir, say=self._console_say,
-                                   log=logger.info, ssh_library=ssh_library())  # fmt: skip
-        self.access = labkinds.kind(self.lab.kind).start(opening)
-        labkinds.hold(self.access)
+        runsession.session().start_lab(self.lab, self.name, self.profile, say=self._console_say, log=logger.info,
+                                       ssh_library=ssh_library())  # fmt: skip
 
     def _console_say(self, message: str) -> None:
         logger.info(message)
@@ -153,19 +151,18 @@ class Board:
             logger.info("the board stays up: a suite of this run uses it (perfgate.robot.userboard); it goes down "
                         "when the run ends")  # fmt: skip
             return
-        access, self.access, lock, self.lock = self.access, None, self.lock, None
+        session, lock, self.lock = runsession.session(), self.lock, None
         try:
-            if access is not None:
-                labkinds.hold(None)
-                access.close()
+            session.close_lab()
         finally:
             if lock is not None:  # the board is free for the next gate
                 lock.release()
-        if self.transcript and self.transcript.exists():
-            text = self.transcript.read_text(encoding="utf-8", errors="replace")
+        transcript = session.transcript
+        if transcript and transcript.exists():
+            text = transcript.read_text(encoding="utf-8", errors="replace")
             cut = f" (the last {LOG_LIMIT} shown here)" if len(text) > LOG_LIMIT else ""
-            rel = os.path.relpath(self.transcript, link_base())
-            logger.info(f'Serial transcript: <a href="{html.escape(rel)}">{html.escape(str(self.transcript))}</a> '
+            rel = os.path.relpath(transcript, link_base())
+            logger.info(f'Serial transcript: <a href="{html.escape(rel)}">{html.escape(str(transcript))}</a> '
                         f"({len(text)} characters{cut})", html=True)  # fmt: skip
             logger.info(f"<details><summary>serial.log</summary><pre>{html.escape(text[-LOG_LIMIT:])}</pre></details>",
                         html=True)  # fmt: skip

@@ -4,8 +4,9 @@ It is also a listener (library listener, GLOBAL scope): every suite imports it t
 so it sees each test end and records the judged criterion in results/<board>/<run>/metrics.json at once.
 
 The work is done by the rooms of perfgate.run (session, plan, runner, recording) and by perfgate.decision; this library
-only turns keywords and listener calls into theirs. The runner reaches the board through the access the lab's kind
-started (perfgate.labkinds.base.opened), not through the board library.
+only turns keywords and listener calls into theirs. The run's session (found through perfgate.robot.runsession, as the
+board library finds it) holds the access the lab's kind started; the gate hands it to the runner (`Session.opened`),
+which never goes through the board library.
 """
 
 from __future__ import annotations
@@ -23,9 +24,8 @@ from perfgate import __version__, boards
 from perfgate.datafile import merge
 from perfgate.decision.judge import Judge
 from perfgate.errors import PerfgateError
-from perfgate.labkinds import base as labkinds
 from perfgate.report.recorder import RunRecorder
-from perfgate.robot import expand
+from perfgate.robot import expand, runsession
 from perfgate.robot import squad as squad_option
 from perfgate.robot.criteria_reader import criteria_csv, criteria_problem
 from perfgate.robot.expand import named_suites
@@ -35,7 +35,7 @@ from perfgate.robot.verdict_test import VerdictTest
 from perfgate.run import plan
 from perfgate.run.recording import Outcome, Recording, outcome, say_judged, verdict_problems
 from perfgate.run.runner import Runner
-from perfgate.run.session import Session, board_versions, selected_suites
+from perfgate.run.session import board_versions, selected_suites
 
 GATE_LIBRARY = "perfgate.robot.gate.Gate"
 
@@ -45,8 +45,8 @@ class Gate:
     ROBOT_LISTENER_API_VERSION = 3
 
     def __init__(self) -> None:
-        self.session = Session(var=_var)
-        self.runner = Runner(self.session, labkinds.opened, self._link)
+        self.session = runsession.session()  # the run's, shared with the board library (Start Lab, Close Lab)
+        self.runner = Runner(self.session, self.session.opened, self._link)
         self.judge: Judge | None = None
         self.recording: Recording | None = None
         self._pending: dict[str, Outcome] = {}  # criterion id -> what `Criterion Should Hold` left
@@ -74,6 +74,7 @@ class Gate:
             bad_input(e)
         meta = s.start(board, lab, virtual)
         self.recording = Recording(s, self.runner, RunRecorder(s.run_dir, meta))
+        s.recorder = self.recording.recorder  # a lab kind that keeps its own key in run.json (LAVA) finds it there
         s.watch_signals()
         s.sweep_killed_runs()
         bi = BuiltIn()

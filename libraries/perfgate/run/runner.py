@@ -162,8 +162,9 @@ class Context:
 
 class Runner:
     """Runs the suites of one run. `access()` is the board the lab's kind started (perfgate.labkinds.base.Access,
-    None when there is none: commands on this host only) that commands go to; `link(path)` is the log's HTML link to
-    an evidence file."""
+    None when there is none: commands on this host only) that commands go to: the gate hands it the session's
+    (`Session.opened`, the session starts and closes the lab); `link(path)` is the log's HTML link to an evidence
+    file."""
 
     def __init__(self, session: Session, access: Callable[[], Access | None], link: Callable[[str], str]) -> None:
         self.session = session

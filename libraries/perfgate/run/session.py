@@ -1,5 +1,6 @@
 """The run: which board and release it judges, its run variables and faults checked before anything runs, its
-directory results/<board>/<run>/ with run.json, the signal that stops it, earlier killed runs swept into history.
+directory results/<board>/<run>/ with run.json, the board its lab's kind starts (the access, which the session holds
+and closes), the signal that stops it, earlier killed runs swept into history.
 
 Robot variables reach it through `var(name, default)` (the Robot library passes its own; tests pass a dict's)."""
 
@@ -10,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fnmatch import fnmatchcase
@@ -21,6 +23,7 @@ from perfgate import boards, criteria, custom, paths, runvars
 from perfgate.decision import artefacts, budget, waivers
 from perfgate.decision.judge import Judge
 from perfgate.decision.tolerance import Policy
+from perfgate.labkinds import base as labkinds
 from perfgate.model import Criterion
 from perfgate.run import plan
 from perfgate.run.settings import Settings, Vars, no_vars
@@ -50,6 +53,33 @@ class Session:
     stopped: list[str] = field(default_factory=list)  # criteria whose tests Robot stopped (never ran)
     history: dict[str, list[list[float]]] = field(default_factory=dict)  # criterion id -> its recorded runs
     _all: dict[str, Criterion] | None = None  # every criterion of the run, read when first needed
+    access: labkinds.Access | None = None  # the board the lab's kind started (start_lab), until close_lab
+    transcript: Path | None = None  # the started board's serial.log
+    recorder: object = None  # the run's RunRecorder (perfgate.report.recorder), once the gate has opened the run
+
+    def opened(self) -> labkinds.Access | None:
+        """The started board the runner's commands go to (None: no lab started one, or it was closed)."""
+        return self.access
+
+    def start_lab(self, lab: labkinds.LabFile, board: str, profile: dict, *, say: Callable[[str], None],
+                  log: Callable[[str], None], ssh_library: object = None) -> labkinds.Access:  # fmt: skip
+        """Start `lab` (perfgate.board.labfile.Lab) for `board` through its kind (perfgate.labkinds): the run's
+        variables its templates may hold, the transcript in RUN_DIR (the output directory before a run directory
+        exists). The session holds the access until `close_lab`."""
+        names = ("sim_speed", "faults", "sim_seed", "sim_spread", "sim_noise")  # what the lab's templates may hold
+        context = {"board": board, "lab": lab.name, **{n: str_or_none(self.var(n.upper())) or "" for n in names}}
+        out_dir = Path(str_or_none(self.var("RUN_DIR")) or str_or_none(self.var("OUTPUT DIR")) or ".")
+        opening = labkinds.Opening(lab, board, profile, context, out_dir, say=say, log=log, ssh_library=ssh_library,
+                                   recorder=lambda: self.recorder)  # fmt: skip
+        self.transcript = opening.transcript
+        self.access = labkinds.kind(lab.kind).start(opening)
+        return self.access
+
+    def close_lab(self) -> None:
+        """Give the started board back (SSH, the console, the board process, a labgrid place, a LAVA session)."""
+        access, self.access = self.access, None
+        if access is not None:
+            access.close()
 
     @property
     def under_pabot(self) -> bool:

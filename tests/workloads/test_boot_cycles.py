@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 import yaml
@@ -25,8 +24,9 @@ from perfgate.tools import boot as boot_tool
 from perfgate.tools import parse
 from perfgate.workloads import boot_time
 from perfgate.workloads.base import Measurements
+from testpaths import FIXTURES
 
-QEMU_3_CYCLES = Path(__file__).parent / "fixtures" / "boot" / "qemu_arm64-gate-boot-time-3-cycles.txt"
+QEMU_3_CYCLES = FIXTURES / "boot" / "qemu_arm64-gate-boot-time-3-cycles.txt"
 
 
 def j7_boot():
