@@ -311,3 +311,19 @@ def test_title_prefix_of_T_is_taken_off_and_several_titles_are_refused() -> None
     with pytest.raises(ParseError, match=r"several iperf3 runs titled.*'pri0'.*'pri7'.*'pri6'"):
         iperf3.parse(capture(FIX / "corpus" / "title-T-three-concurrent-clients.txt"))
     assert iperf3.parse(capture(FIX / "corpus" / "title-T-pri0-tcp-t1-json.json"))["throughput (Mbits/sec)"] > 0
+
+
+def test_a_udp_run_that_carried_no_packets_measured_zero_packets_per_second() -> None:
+    """A real UDP client's JSON (client-udp-b100M-l1472-t2.json) made into a run that carried nothing (the sim's
+    failed run through an IPSec tunnel: 0 bits, 0 packets). Its packet rate is 0, a run the judge sets aside as
+    INVALID and runs again (perfgate.decision.validity); before, no packet rate at all made the packets criterion
+    `not measured`, a FAIL with no rerun, on a healthy board (am62xx_sk aes256, SIM_SEED 31012)."""
+    import json
+
+    doc = json.loads(read("client-udp-b100M-l1472-t2.json"))
+    for part in ("sum", "sum_sent", "sum_received"):
+        if isinstance(doc["end"].get(part), dict):
+            doc["end"][part].update(bits_per_second=0.0, bytes=0, packets=0, lost_packets=0, lost_percent=0.0)
+    m = iperf3.parse(json.dumps(doc))
+    assert m["throughput (Mbits/sec)"] == 0.0
+    assert m["packets per second (kPPS)"] == 0.0

@@ -178,6 +178,9 @@ class Answers:
                     print(f"perfgate sim: {problem}", file=sys.stderr)
                 continue
             if exp is not None:
+                kept = {k: v for k, v in exp.values.items()
+                        if k not in exp.limits or self.data.faults.degradation(exp.limits[k]) > 0}  # fmt: skip
+                exp = sim_workloads.Expected(exp.tool, kept)
                 same = _criteria(exp.values, crits)
                 dirs = {k: c.direction if c else values.guess_direction(k) for k, c in same.items()}
                 return Answer(

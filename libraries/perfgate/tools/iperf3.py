@@ -162,8 +162,8 @@ def _from_json(doc: dict, line: int) -> dict[str, float]:
             out[LOSS] = float(udp_sum["lost_percent"])
         packets, lost = float(udp_sum.get("packets", 0)), float(udp_sum.get("lost_packets", 0))
         seconds = float(udp_sum.get("seconds", 0) or test.get("duration", 0) or 0)
-        if packets > 0 and seconds > 0:
-            out[KPPS] = (packets - lost) / seconds / 1000.0
+        if "packets" in udp_sum and seconds > 0:  # no packet carried: 0 packets/s (INVALID, run again), not none
+            out[KPPS] = max(packets - lost, 0.0) / seconds / 1000.0
     if udp and test.get("blksize"):
         out[DGRAM] = float(test["blksize"])
     return out
