@@ -6,7 +6,7 @@ the runs measured or missed (Measurements), its commands (which criteria each on
 whether another round may follow. The judge answers (`SuiteDecision`) with the criteria whose commands run again, or,
 when none is left, the final Judgement of each criterion and the Measurements those were read from.
 
-The rule (perfgate.sequential, perfgate.pooling, perfgate.suite_decision): each criterion's noise is the board's own in
+The rule (decision.sequential, decision.pooling, decision.suite_decision): each criterion's noise is the board's own in
 this run, pooled across its suite's rows with the guide's spread as a prior, a Student t with honest degrees of
 freedom; a FAIL is held to the whole gate's error rate and to the guide's own spread; a decision once reached is final;
 only the commands of criteria still undecided run again, within their most runs and the suite's rerun budget; a
@@ -105,7 +105,7 @@ class Judge:
         return SuiteDecision(judgements=self._judge_all(state, measured), measured=measured)
 
     def _valid(self, state: SuiteState) -> SuiteState:
-        """The state with every invalid run set aside (perfgate.validity), and the reasons kept (`invalid`)."""
+        """The state with every invalid run set aside (decision.validity), and the reasons kept (`invalid`)."""
         samples: dict[str, list[float]] = {}
         boots: dict[str, list[int]] = {}
         invalid = {cid: list(reasons) for cid, reasons in state.invalid.items()}

@@ -4,7 +4,7 @@ Model, on the log scale (a throughput or a latency strays by a factor): one run 
 `true_i x exp(e)`, e ~ N(0, sigma_i^2).
 
 - **Shape.** Each row has a shape g_i: the guide's own spread, (max - min) / (4 x value), where it prints one that
-  is not an artefact (perfgate.artefacts); else the board's recorded hardware history of that row (3 runs or more),
+  is not an artefact (decision.artefacts); else the board's recorded hardware history of that row (3 runs or more),
   which replaces the class prior once there is one; else its class sd from variables/noise.yaml.
 - **Suite prior.** The guides' spreads are much wider than a board's run-to-run noise (they mix boards, builds and
   days), but rows that TI found noisy are noisy: the prior follows the shapes, scaled by one factor per suite,
@@ -49,7 +49,7 @@ class Prior:
     guide: float  # the guide's own spread for the weak FAIL prior (class sd where the guide prints none usable)
     fallback: float  # the sd where the suite cannot pool: the board's history, else the class sd
     fallback_source: str
-    artefact: str = ""  # why the guide's min/max is not used (perfgate.artefacts), if it prints one
+    artefact: str = ""  # why the guide's min/max is not used (decision.artefacts), if it prints one
     history_df: float | None = None  # a history prior's degrees of freedom (runs - 1)
     between: float = 0.0  # the share of a run's variance that lies between boots (repeats in one boot cannot see it)
     tail: bool = False  # a maximum: judged on the median of its runs, which one jumped run does not move
@@ -226,7 +226,7 @@ def prior_of(guide_sd: float | None, class_sd: float, class_name: str, artefact:
              history: list[float] | list[list[float]] | None, between: float = 0.0, tail: bool = False,
              guide_how: str = "") -> Prior:  # fmt: skip
     """A criterion's prior. `guide_sd`: its row's own published spread as the noise class believes it (clamped to the
-    class's range, perfgate.noiseclass.row_sd), None where it prints none usable. Its shape (what a pooled prior
+    class's range, decision.noiseclass.row_sd), None where it prints none usable. Its shape (what a pooled prior
     follows): that spread, else its history (3 runs or more), else its class. Its fallback (where the suite cannot
     pool, and the between-boot part): its history, else the row's spread, else its class: history replaces the prior,
     never the guide's shape (the guide says which rows are noisy, the board's history how noisy its own runs are).

@@ -1,15 +1,15 @@
 """The three-way, sequential verdict of one criterion: pass, fail, or inconclusive.
 
-A criterion's threshold is its published value made worse by the tolerance (perfgate.verdict). After each run of its
+A criterion's threshold is its published value made worse by the tolerance (decision.verdict). After each run of its
 command, the geometric mean of its values so far is compared with the threshold on the log scale, in standard errors
-of the board's own noise in this run, pooled across its suite's rows (perfgate.pooling), as a Student t with the
+of the board's own noise in this run, pooled across its suite's rows (decision.pooling), as a Student t with the
 degrees of freedom that pooling honestly gives:
 
 - at least the t quantile of `alpha_pass` on the good side: pass (decided, final);
 - at least the t quantile of `alpha_gate / m` on the bad side, under the noise that also counts the guide's own
   spread as a weak prior: fail (decided, final). m is the number of criteria the run judges, so that a healthy board's
   whole gate (about 600 criteria) fails by accident at most `alpha_gate` of the time (Bonferroni), not each criterion;
-- in between: its command runs again, within its budget (perfgate.budget); still in between at the end: the criterion
+- in between: its command runs again, within its budget (decision.budget); still in between at the end: the criterion
   is judged by what the data can support (`limited`), else inconclusive.
 
 A tail-latency criterion (a maximum) measured over a shorter run than the guide's can only have seen a smaller
@@ -55,7 +55,7 @@ class Decision:
 
 
 def from_guide(c: Criterion) -> float | None:
-    """The relative sd of one run a published `value (min lo, max hi)` implies (perfgate.noiseclass.guide_sd)."""
+    """The relative sd of one run a published `value (min lo, max hi)` implies (decision.noiseclass.guide_sd)."""
     g = noiseclass.guide_sd(c)
     return g[0] if g else None
 
@@ -251,7 +251,7 @@ def _score(c: Criterion, samples: list[float], tol: Tolerance, se: float,
 
 def decide(c: Criterion, samples: list[float], tol: Tolerance, noise: Posterior, q_pass: float, q_fail: float,
            last: bool, boots: int = 1) -> Decision:  # fmt: skip
-    """The criterion after `samples` runs in `boots` boots, with its noise `noise` (perfgate.pooling.posterior);
+    """The criterion after `samples` runs in `boots` boots, with its noise `noise` (decision.pooling.posterior);
     `q_pass` and `q_fail` the t quantiles it must reach on the good side (under noise.sd) and on the bad side (under
     noise.sd_fail, which also counts the guide's spread). `last`: no run may follow, so undecided is inconclusive."""
     if not samples:

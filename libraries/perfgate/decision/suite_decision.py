@@ -1,5 +1,5 @@
-"""One suite's sequential decision across the runs of its commands (the rule: perfgate.sequential; the noise:
-perfgate.pooling; the runs a command may take: perfgate.budget).
+"""One suite's sequential decision across the runs of its commands (the rule: decision.sequential; the noise:
+decision.pooling; the runs a command may take: decision.budget).
 
 After each round of runs the suite's noise is pooled again from every row's runs so far, and each criterion not yet
 decided is decided if it can be (a decision once reached is final). Only the commands of criteria still undecided run
@@ -76,7 +76,7 @@ class SuiteSequence:
     boot: int = 0  # the boot the next runs come from (0: the gate's own bring-up)
     boots_of: dict[str, list[int]] = field(default_factory=dict)  # criterion id -> the boot of each of its samples
     reboot: bool = False  # the last step asks for a fresh boot before the next runs
-    # the criteria the whole gate's allocation (perfgate.judge.Judge.allocate) keeps at their own tolerance; None:
+    # the criteria the whole gate's allocation (decision.judge.Judge.allocate) keeps at their own tolerance; None:
     # each criterion on its own, at the power beta_gate / (criteria judged) gives
     own: frozenset[str] | None = None
 
@@ -97,7 +97,7 @@ class SuiteSequence:
 
     def _margin_needed(self, cid: str, post: Posterior, boots: int) -> float:
         """The log margin a healthy board needs over its threshold to pass within its runs with the power the model
-        asks (perfgate.sequential.NoiseModel.z_power), at the best look."""
+        asks (decision.sequential.NoiseModel.z_power), at the best look."""
         z = self.model.z_power(self.judged)
         return min((self.q_pass(cid, post.df_of(k, self._planned(k, boots)), k, self._planned(k, boots),
                                 self._planned(k - 1, boots)) + z) * post.se(k, self._planned(k, boots))
@@ -119,7 +119,7 @@ class SuiteSequence:
     def fraction(self, cid: str, runs: int, boots: int) -> float:
         """The information (1 / se^2, under the noise before this run shows any) that `runs` runs in `boots` boots
         give, as a fraction of what the criterion's most runs and boots would: what a look may spend by
-        (perfgate.sequential.spend_info). A maximum's median counts as a mean here: its efficiency is a constant."""
+        (decision.sequential.spend_info). A maximum's median counts as a mean here: its efficiency is a constant."""
         if runs <= 0:
             return 0.0
         post, most = self._prior_posterior(cid)
@@ -292,7 +292,7 @@ class SuiteSequence:
 
     def _boot_helps(self, cid: str, post: Posterior) -> bool:
         """Part of its noise lies between boots: its next runs, after a fresh boot, shrink its standard error more than
-        in this boot (never less), as its decidability was planned (perfgate.suite_decision.SuiteSequence.limit)."""
+        in this boot (never less), as its decidability was planned (decision.suite_decision.SuiteSequence.limit)."""
         n = len(self.samples.get(cid, []))
         return post.between > 0 and n < self.max_runs(cid)
 

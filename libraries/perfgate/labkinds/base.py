@@ -76,7 +76,7 @@ class Access:
     lab: Any = None
     console: Any = None  # perfgate.board.console.ConsoleDriver, None when the kind gives the gate no console
     bring_up_error: str = ""
-    reads_state: ClassVar[bool] = True  # the runner reads the board's state around each command (perfgate.validity)
+    reads_state: ClassVar[bool] = True  # the runner reads the board's state around each command (decision.validity)
 
     def unsupported(self, what: str) -> AssertionError:
         return AssertionError(f"{what}: LAB={getattr(self.lab, 'name', '?')} ({self.lab.kind}) cannot")
