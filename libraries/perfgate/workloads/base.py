@@ -169,6 +169,30 @@ def same_command(a: str, b: str) -> bool:
 Aggregate = Callable[[list[float], str], float]
 
 
+def run_one(run: Run, ctx: Context, out: Measurements) -> tuple[str, str] | None:
+    """Run one command; (its output, its evidence file, recorded for each of its criteria), or None when it measured
+    nothing: a missing tool is recorded per criterion, a timeout is an INVALID run of its criteria (the board answers
+    again); a board lost or never up is raised."""
+    ids = [cid for group in run.keys.values() for cid in group]
+    extra = {"setup": run.setup} if run.setup else {}
+    try:
+        text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where, **extra)
+    except ToolMissing as e:
+        out.unavailable.update(dict.fromkeys(ids, str(e)))
+        if not ids:
+            ctx.note(f"`{run.command}`: {e}")
+        return None
+    except AssertionError as e:  # a timeout: this run measured nothing; the board answers again
+        if isinstance(e, BoardLost | BringUpError) or not ids:  # a board that never came up is lost, not slow
+            raise
+        out.set_invalid(ids, f"{run.tool} did not finish: {e}")
+        return None
+    evidence = getattr(ctx, "last_evidence", "")
+    for cid in ids:
+        out.evidence.setdefault(cid, []).append(evidence)
+    return text, evidence
+
+
 def run_all(runs: list[Run], ctx: Context) -> Measurements:
     """Run each command once and read its keys; a run with no keys (a server, a test file) only runs.
     A missing tool and a key the tool did not print are recorded per criterion, with the evidence file, so that one
@@ -179,24 +203,10 @@ def run_all(runs: list[Run], ctx: Context) -> Measurements:
     out = Measurements()
     for run in runs:
         ids = [cid for group in run.keys.values() for cid in group]
-        extra = {"setup": run.setup} if run.setup else {}
-        try:
-            text = ctx.run(run.command, timeout=run.timeout, label=run.label or run.tool, where=run.where, **extra)
-        except ToolMissing as e:
-            out.unavailable.update(dict.fromkeys(ids, str(e)))
-            if not ids:
-                ctx.note(f"`{run.command}`: {e}")
+        ran = run_one(run, ctx, out)
+        if ran is None or not ids:
             continue
-        except AssertionError as e:  # a timeout: this run measured nothing; the board answers again
-            if isinstance(e, BoardLost | BringUpError) or not ids:  # a board that never came up is lost, not slow
-                raise
-            out.set_invalid(ids, f"{run.tool} did not finish: {e}")
-            continue
-        if not ids:
-            continue
-        evidence = getattr(ctx, "last_evidence", "")
-        for cid in ids:
-            out.evidence.setdefault(cid, []).append(evidence)
+        text, evidence = ran
         try:
             metrics = tools.parse(run.tool, text, command=run.command)
         except ParseError as e:

@@ -6,10 +6,8 @@ from __future__ import annotations
 import re
 
 from perfgate import custom
-from perfgate.board.errors import BringUpError
-from perfgate.errors import BoardLost, ToolMissing
 from perfgate.model import Criterion
-from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all
+from perfgate.workloads.base import Context, Measurements, Run, Workload, run_all, run_one
 
 REGEX = "regex"  # Run.tool of a command read by a criterion's own regex (no tool's parser)
 
@@ -37,20 +35,13 @@ class CustomWorkload(Workload):
 
 
 def _read_by_regex(run: Run, ctx: Context) -> Measurements:
-    """Run the command once; each key is a regex whose one group is the number (the first match)."""
+    """Run the command once (perfgate.workloads.base.run_one); each key is a regex whose one group is the number (the
+    first match)."""
     out = Measurements()
-    ids = [cid for group in run.keys.values() for cid in group]
-    try:
-        text = ctx.run(run.command, timeout=run.timeout, label=run.label, where=run.where)
-    except ToolMissing as e:
-        out.unavailable.update(dict.fromkeys(ids, str(e)))
+    ran = run_one(run, ctx, out)
+    if ran is None:
         return out
-    except AssertionError as e:
-        if isinstance(e, BoardLost | BringUpError):
-            raise
-        out.set_invalid(ids, f"`{run.command}` did not finish: {e}")
-        return out
-    evidence = getattr(ctx, "last_evidence", "")
+    text, evidence = ran
     for pattern, group in run.keys.items():
         m = re.search(pattern, text, re.M)
         try:
@@ -58,7 +49,6 @@ def _read_by_regex(run: Run, ctx: Context) -> Measurements:
         except (TypeError, ValueError):
             value = None
         for cid in group:
-            out.evidence.setdefault(cid, []).append(evidence)
             if value is None:
                 out.set_invalid([cid], f"no number matched /{pattern}/ in the output of `{run.command}`", evidence)
             else:
