@@ -12,10 +12,14 @@ commands by their workload's plan, as the gate runs them. Reported, per board:
   smallest regression their runs can fail);
 - detection: a 15 % regression injected into one random criterion (every criterion whose stated detectable
   regression is at most 15 %, by suite): how often the gate fails, and how often that criterion reads FAIL;
-- lab time: planned hardware seconds of every command run and boot, against one pass of every command.
+- lab time: planned hardware seconds of every command run and boot, against one pass of every command;
+- with --cost: what holding more criteria at their own tolerance would cost: for K runs of every command, each in
+  a boot of its own (K boots per suite), how many criteria the gate's allocation keeps at their own tolerance
+  (Judge.allocate, as a run opens) and the planned lab time of those K passes and boots.
 
     python benchmarks/error_rates.py [--board am62xx_sk ...] [--runs 100] [--degraded 100] [--regime realistic]
-                                     [--seed 1] [--boot-cycles N] [--repeat N] [--why] [--json]
+                                     [--seed 1] [--boot-cycles N] [--repeat N] [--why] [--cost 4,8,16]
+                                     [--json]
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import json
 import random
 import sys
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from perfgate import boards, criteria
 from perfgate.decision import artefacts, budget, sequential
@@ -178,6 +182,33 @@ def stated(b: Board, policy: Policy, model: sequential.NoiseModel,
     return out
 
 
+def allocated(b: Board, policy: Policy, model: sequential.NoiseModel, plan_budget: budget.Budget) -> frozenset[str]:
+    """What the gate's allocation keeps at its own tolerance under `plan_budget` (perfgate.run.plan.allocate)."""
+    judge = Judge(policy, model, b.history, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
+    judge.allocate({s: (cs, b.commands[s], min([b.averaged[c.id] for c in cs if c.id in b.averaged], default=1))
+                    for s, cs in b.suites.items()})  # fmt: skip
+    assert judge.own is not None
+    return judge.own
+
+
+def cost(b: Board, policy: Policy, model: sequential.NoiseModel, plan_budget: budget.Budget,
+         runs: list[int]) -> list[dict]:  # fmt: skip
+    """For each K of `runs`: every command may run K times, each run after a boot of its own (K boots per suite): the
+    criteria the allocation keeps at their own tolerance, and the planned lab time of K passes and K boots per suite
+    (an upper bound: the gate stops a criterion's runs once it is decided)."""
+    one = sum(cmd.seconds for cmds in b.commands.values() for cmd in cmds)
+    out = []
+    for k in runs:
+        wide = replace(plan_budget, min_runs=k, max_runs=k, max_boots=k, short_seconds=1e12, rerun_share=float(k))
+        kept = allocated(b, policy, model, wide)
+        hours = (k * one + k * len(b.suites) * plan_budget.boot_seconds) / 3600
+        by_suite = Counter(c.suite for c in b.crits if c.id not in kept)
+        out.append({"runs": k, "own": len(kept), "criteria": len(b.crits), "lab_hours": round(hours, 2),
+                    "one_pass_hours": round(one / 3600, 2),
+                    "limited_by_suite": dict(by_suite.most_common())})  # fmt: skip
+    return out
+
+
 def report_board(b: Board, args: argparse.Namespace, policy: Policy, model: sequential.NoiseModel,
                  plan_budget: budget.Budget, spread: sim_spread.Spread, rng: random.Random) -> dict:  # fmt: skip
     say = (lambda *a, **k: None) if args.json else print
@@ -297,6 +328,8 @@ def main() -> int:
                     "own tolerance or LIMITED, and why (the first such judgement's reason)")  # fmt: skip
     ap.add_argument("--calibrate", default="", help="GATESxRUNS: first an A/A calibration campaign on the healthy "
                     "board (e.g. 5x3), its runs the board's history for every gate after it")  # fmt: skip
+    ap.add_argument("--cost", default="", help="K,K,...: for K runs of every command, each in a boot of its own, "
+                    "the criteria kept at their own tolerance and the lab time it takes")  # fmt: skip
     ap.add_argument("--json", action="store_true", help="print one JSON object (a list of per-board objects under "
                     "`boards`, and the first board's figures at the top)")  # fmt: skip
     args = ap.parse_args()
@@ -329,11 +362,19 @@ def main() -> int:
                     f"{int(gates) * (int(runs or 3) * one + plan_budget.boot_seconds) / 3600:.1f} h of lab time"
                 )
         # as the gate does when the run opens (perfgate.run.plan.allocate): which criteria stay at their tolerance
-        judge = Judge(policy, model, b.history, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
-        judge.allocate({s: (cs, b.commands[s], min([b.averaged[c.id] for c in cs if c.id in b.averaged], default=1))
-                        for s, cs in b.suites.items()})  # fmt: skip
-        b.own = judge.own
-        results.append(report_board(b, args, policy, model, plan_budget, spread.excluding(b.crits), rng))
+        b.own = allocated(b, policy, model, plan_budget)
+        result = report_board(b, args, policy, model, plan_budget, spread.excluding(b.crits), rng)
+        if args.cost:
+            result["cost"] = cost(b, policy, model, plan_budget, [int(k) for k in args.cost.split(",") if k.strip()])
+            for row in result["cost"]:
+                if not args.json:
+                    print(
+                        f"  {row['runs']:3d} runs of every command in {row['runs']} boots per suite: own tolerance "
+                        f"{row['own']}/{row['criteria']} ({row['own'] / row['criteria'] * 100:.0f}%), lab time "
+                        f"{row['lab_hours']:.1f} h ({row['lab_hours'] / row['one_pass_hours']:.1f}x one pass); "
+                        "LIMITED: " + ", ".join(f"{s} {n}" for s, n in list(row["limited_by_suite"].items())[:6])
+                    )
+        results.append(result)
     if args.json:
         print(json.dumps({**results[0], "boards": results}, indent=1))
     return 0 if results and all(r["runs"] == 0 or r["criteria"] for r in results) else 1

@@ -12,7 +12,7 @@ import statistics
 import pytest
 
 from perfgate import criteria
-from perfgate.decision import budget, sequential
+from perfgate.decision import budget, pooling, sequential
 from perfgate.decision.judge import Judge, SuiteState
 from perfgate.decision.suite_decision import Command
 from perfgate.decision.tolerance import Policy
@@ -145,6 +145,57 @@ def test_repeats_inside_one_boot_cannot_pass_what_only_boots_can_show() -> None:
     d = j.decide(state(spread_over, *every, more=False, boots={x.id: [0, 0, 0, 1, 2] for x in every}, commands=cmds))
     assert d.judgements[c.id].verdict == PASS
     assert j.final(c.id) is not None and j.final(c.id).decision.boots == 3
+
+
+def test_runs_from_several_boots_count_their_boot_offsets_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five memory-bandwidth rows 2.2 % above their 10 % threshold, each run in a boot of its own, the boots 2 % apart
+    (a boot moves the whole class): their spread is the boots', which the standard error already counts once from the
+    class's between-boot figure. Read as within-boot noise as well (the previous rule), it counted twice: the rows
+    stayed inconclusive after all their boots; taken out (pooling.boot_factor), the within-boot part left is
+    2 % / sqrt(1 + 0.9 / 0.1) and the rows pass."""
+
+    rows = [crit(f"r{i}", lo=99.0, hi=101.0) for i in range(5)]
+    cmds = [Command("stream", 30.0, tuple(x.id for x in rows))]
+    samples = {x.id: [92.0 * 0.98, 92.0 * 1.02, 92.0] for x in rows}
+    boots = {x.id: [0, 1, 2] for x in rows}
+
+    def verdict() -> tuple[str, float]:
+        j = judge()
+        d = j.decide(state(samples, *rows, more=False, boots=boots, commands=cmds))
+        f = j.final(rows[0].id)
+        assert f is not None and f.decision.noise is not None
+        return d.judgements[rows[0].id].verdict, f.decision.noise.sd
+
+    now, sd = verdict()
+    assert now == PASS and sd == pytest.approx(0.02 / math.sqrt(10), rel=0.02)
+    monkeypatch.setattr(pooling, "boot_factor", lambda *a: 1.0)  # the previous rule: a spread over boots is within
+    before, sd_before = verdict()
+    assert before == sequential.INCONCLUSIVE and sd_before == pytest.approx(0.02, rel=0.02)
+    assert pooling.boot_factor(MODEL.prior(rows[0]), 3, [0, 0, 0]) == 1.0  # runs in one boot show no boot offset
+
+
+def test_a_calibrated_row_keeps_its_own_within_boot_noise_beside_the_suites_pool() -> None:
+    """A row with an A/A campaign behind it (10 boots x 3 runs, 1 % within a boot) in a suite whose pool reads 4 %
+    from this run's few runs: its noise is the two together, weighted by their degrees of freedom (the history's
+    20), so the board's own measurement is not thrown away for the pool's (it was: calibrated gates were undecided
+    more often than uncalibrated ones)."""
+    rng = random.Random(3)
+    c = crit("copy", lo=96.0, hi=104.0)
+    others = [crit(f"r{i}", lo=96.0, hi=104.0) for i in range(4)]
+    history = {c.id: [[100.0 * math.exp(rng.gauss(0, 0.01)) for _ in range(3)] for _ in range(10)]}
+    samples = {x.id: [100.0 * math.exp(rng.gauss(0, 0.04)) for _ in range(3)] for x in [c, *others]}
+
+    def noise(past: dict) -> pooling.Posterior:
+        j = Judge(Policy.load(), MODEL, past, "median", budget.load(), judged=600)
+        j.decide(state(samples, c, *others, more=False, boots={x.id: [0, 0, 0] for x in [c, *others]}))
+        f = j.final(c.id)
+        assert f is not None and f.decision.noise is not None
+        return f.decision.noise
+
+    pooled, mine = noise({}), noise(history)
+    assert "history (30 runs in 10 boots" in mine.source and "history" not in pooled.source
+    assert mine.df >= pooled.df + 15  # the history's 20 within-boot degrees of freedom join the pool's
+    assert 0.008 < mine.sd < pooled.sd
 
 
 def test_looking_after_every_run_spends_the_error_rate() -> None:

@@ -147,7 +147,23 @@ class SuitePool:
 FOLLOW = (1.0, 0.75, 0.5, 0.25, 0.0)  # how far a prior may follow the shapes: fully ... not at all
 
 
-def pool(priors: dict[str, Prior], samples: dict[str, list[float]], settings: PoolSettings) -> SuitePool:
+def boot_factor(prior: Prior, n: int, boots: list[int] | None) -> float:
+    """How much larger than the within-boot variance the sample variance of a row's `n` runs is expected to be when
+    they came from several boots: E[s^2] = sigma_W^2 + c sigma_B^2, c = (n - sum n_k^2 / n) / (n - 1) for n_k runs in
+    boot k (0 when every run shares one boot, 1 when each has its own), sigma_B^2 / sigma_W^2 the prior's share
+    between boots over the rest. Dividing by it leaves the within-boot part, which the between-boot part is added to
+    once in the standard error (Posterior.se), not twice."""
+    if not boots or len(boots) != n or n < 2 or prior.between <= 0:
+        return 1.0
+    counts: dict[int, int] = {}
+    for b in boots:
+        counts[b] = counts.get(b, 0) + 1
+    c = (n - sum(k * k for k in counts.values()) / n) / (n - 1)
+    return 1.0 + c * prior.between / max(1.0 - prior.between, 1e-6)
+
+
+def pool(priors: dict[str, Prior], samples: dict[str, list[float]], settings: PoolSettings,
+         boots: dict[str, list[int]] | None = None) -> SuitePool:  # fmt: skip
     """The suite's prior from every row with two runs or more: how far it follows the rows' shapes (fully, by their
     square root, ... or not at all: whichever the rows' variances scatter least around, ties to the shapes), its
     factor k and its degrees of freedom nu0. A board whose rows stray as the guide's are wide gets a prior that
@@ -158,7 +174,7 @@ def pool(priors: dict[str, Prior], samples: dict[str, list[float]], settings: Po
         var = log_variance(values)
         if p is None or var is None or p.shape * p.within <= 0 or p.two_modes:
             continue
-        rows.append((len(values) - 1.0, var, p.shape * p.within))
+        rows.append((len(values) - 1.0, var / boot_factor(p, len(values), (boots or {}).get(cid)), p.shape * p.within))
     total = sum(d for d, _, _ in rows)
     if len(rows) < settings.min_rows or total < settings.min_df:
         return SuitePool(None, settings.prior_df, len(rows), total)
@@ -195,9 +211,22 @@ def _fit(ratios: list[tuple[float, float]], total: float, settings: PoolSettings
     return excess, SuitePool(math.sqrt(k2), max(nu0, 1.0), len(ratios), total, follow)
 
 
-def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: PoolSettings) -> Posterior:
-    """The criterion's noise after this run's runs so far (see the module's text)."""
+def _history_within(prior: Prior) -> tuple[float, float] | None:
+    """The within-boot sd of a row's recorded runs and its degrees of freedom (samples - boots), None without
+    history or without a boot with two samples (calibration runs every command several times in each boot)."""
+    if prior.history_df is None or prior.between_df is None:
+        return None
+    df = prior.history_df - prior.between_df  # (samples - 1) - (boots - 1)
+    return (prior.fallback * prior.within, df) if df > 0 else None
+
+
+def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: PoolSettings,
+              boots: list[int] | None = None) -> Posterior:  # fmt: skip
+    """The criterion's noise after this run's runs so far (see the module's text); `boots`: the boot of each value
+    (runs from several boots show their between-boot part too: boot_factor takes it out)."""
     var = log_variance(values)
+    if var is not None:
+        var /= boot_factor(prior, len(values), boots)
     df_own = len(values) - 1.0 if var is not None else 0.0
     own = var if var is not None else 0.0
     if suite.k is not None and prior.within > 0:
@@ -207,6 +236,11 @@ def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: Poo
             suite.follow, "alike on every row"
         )
         source = f"this run, pooled over {suite.rows} rows of the suite ({how})"
+        mine = _history_within(prior)
+        if mine is not None:  # the board's own runs of this row say how noisy it is, beside the suite's pool
+            sd_h, df_h = mine
+            sd0, nu0 = math.sqrt((nu0 * sd0**2 + df_h * sd_h**2) / (nu0 + df_h)), nu0 + df_h
+            source += f", and its {prior.fallback_source} {sd_h * 100:.1f}% within boots"
     else:
         sd0 = prior.fallback * prior.within
         nu0 = prior.history_df if prior.history_df is not None else settings.prior_df

@@ -222,14 +222,15 @@ class SuiteSequence:
         return min(self.budget.runs_for(seconds), 1 + math.floor(self.rerun_budget / seconds))
 
     def posterior(self, cid: str, suite: pooling.SuitePool | None = None) -> Posterior:
-        suite = suite or pooling.pool(self.priors, self.samples, self.model.pool)
-        return pooling.posterior(self.priors[cid], self.samples.get(cid, []), suite, self.model.pool)
+        suite = suite or pooling.pool(self.priors, self.samples, self.model.pool, self.boots_of)
+        return pooling.posterior(self.priors[cid], self.samples.get(cid, []), suite, self.model.pool,
+                                 self.boots_of.get(cid))  # fmt: skip
 
     def step(self, stop: bool = False, final: set[str] | frozenset[str] = frozenset()) -> list[str]:
         """Decide what can be decided; return the criteria whose commands run again (none: the suite is done), and set
         `reboot` when they should run after a fresh boot. `stop`: no run may follow (the board was lost, the run is
         ending); `final`: criteria no run of theirs can decide further (judged now on what they have)."""
-        suite = pooling.pool(self.priors, self.samples, self.model.pool)
+        suite = pooling.pool(self.priors, self.samples, self.model.pool, self.boots_of)
         pending: dict[str, list[str]] = {}
         wants_boot: set[str] = set()
         looked: dict[str, float] = {}
