@@ -79,17 +79,21 @@ def stated_detectable(board: str) -> dict[str, float]:
     return {cid: det for cid, (_, det) in error_rates.stated(b, policy, model, plan_budget).items()}
 
 
-def print_spreads(board: str, runs: list[list[dict]]) -> None:
+def print_spreads(board: str, runs: list[list[dict]], regime: str = "realistic") -> None:
     """Each noise class's run-to-run spread as the runs' own samples show it (each run a fresh boot: its first sample
     of every criterion), the median over the class's rows of the sd of the logs, beside the class's figure in
-    variables/noise.yaml (shared/reference/noise.md's median): their ratio."""
+    variables/noise.yaml (shared/reference/noise.md's median) and beside the median of what the simulated board sets
+    for those rows (each row's own published range first, perfgate.sim.spread): their ratios."""
     import math
     import statistics
 
     from perfgate.decision import sequential
+    from perfgate.sim import spread as sim_spread
 
     model = sequential.load()
-    by_id = {c.id: c for c in criteria.select(board, None).criteria}
+    published = criteria.select(board, None).criteria
+    by_id = {c.id: c for c in published}
+    sim = sim_spread.load(regime=regime).excluding(list(published))
     firsts: dict[str, list[float]] = {}
     for entries in runs:
         for e in entries:
@@ -97,17 +101,25 @@ def print_spreads(board: str, runs: list[list[dict]]) -> None:
             if samples and e["id"] in by_id and by_id[e["id"]].direction != "match":
                 firsts.setdefault(e["id"], []).append(float(samples[0]))
     per_class: dict[str, list[float]] = {}
+    intended: dict[str, list[float]] = {}
     for cid, values in firsts.items():
         if len(values) >= 2:
-            per_class.setdefault(model.class_of(by_id[cid]).name, []).append(
-                statistics.stdev(math.log(v) for v in values)
-            )
-    print(f"run-to-run spread by noise class, from {len(runs)} runs' own first samples (median over rows):")
+            name = model.class_of(by_id[cid]).name
+            per_class.setdefault(name, []).append(statistics.stdev(math.log(v) for v in values))
+            row = sim.row(by_id[cid])
+            # a two-mode row: its modes' log distance counts (a boot takes one), beside its class spread
+            modes = math.log(row.modes[1] / row.modes[0]) / 2 if row.modes else 0.0
+            intended.setdefault(name, []).append(math.hypot(row.sd, modes))
+    print(
+        f"run-to-run spread by noise class, from {len(runs)} runs' own first samples (median over rows), against "
+        "the class figure (noise.md's median) and against what the sim sets for those rows (their own ranges):"
+    )
     for name, sds in sorted(per_class.items(), key=lambda kv: -len(kv[1])):
         k = next((x for x in model.classes if x.name == name), model.default)
-        median = statistics.median(sds)
-        print(f"  {name:20s} {len(sds):4d} rows: {median * 100:6.2f}%  class figure {k.sd * 100:5.2f}%  "
-              f"ratio {median / k.sd:.2f}")  # fmt: skip
+        median, meant = statistics.median(sds), statistics.median(intended[name])
+        print(f"  {name:20s} {len(sds):4d} rows: {median * 100:6.2f}%  class figure {k.sd * 100:5.2f}% "
+              f"(ratio {median / k.sd:.2f})  the sim's rows {meant * 100:6.2f}% "
+              f"(ratio {median / meant:.2f})")  # fmt: skip
 
 
 def main() -> int:
@@ -120,7 +132,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--regime", default="realistic", help="SIM_NOISE: quiet, realistic (default) or harsh")
     ap.add_argument("--spread", type=float, default=None, help="SIM_SPREAD: a cap on every row's sd")
+    ap.add_argument("--save", default="", help="write the healthy runs' metrics.json entries to this file")
+    ap.add_argument("--spreads-of", default="", help="only print the class spreads of runs saved with --save")
     args = ap.parse_args()
+    if args.spreads_of:
+        saved = json.loads(Path(args.spreads_of).read_text(encoding="utf-8"))
+        print_spreads(saved["board"], saved["runs"], saved["regime"])
+        return 0
     published = list(criteria.select(args.board, None).criteria)
     suites = [s.strip() for s in args.suites.split(",") if s.strip()]
     if suites == ["all"]:
@@ -183,8 +201,11 @@ def main() -> int:
         return 1
     print(f"board {args.board}, suites {', '.join(suites)}: {len(crits)} criteria, robot against the sim with "
           f"SIM_NOISE:{args.regime}, INCONCLUSIVE:fail; {time.monotonic() - started:.0f} s")  # fmt: skip
+    if args.save:
+        Path(args.save).write_text(json.dumps({"board": args.board, "regime": args.regime, "runs": runs}),
+                                   encoding="utf-8")  # fmt: skip
     if len(runs) >= 2:
-        print_spreads(args.board, runs)
+        print_spreads(args.board, runs, args.regime)
     print(f"undegraded: the gate passes {gate_passes}/{args.runs}; {false_fail}/{args.runs} runs with a false FAIL, "
           f"{inconclusive_runs}/{args.runs} with an inconclusive criterion; {commands} command runs")  # fmt: skip
     for cid, n in sorted(failed.items(), key=lambda x: -x[1]):
