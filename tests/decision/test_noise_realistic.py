@@ -174,6 +174,31 @@ def test_runs_from_several_boots_count_their_boot_offsets_once(monkeypatch: pyte
     assert pooling.boot_factor(MODEL.prior(rows[0]), 3, [0, 0, 0]) == 1.0  # runs in one boot show no boot offset
 
 
+def test_a_spread_over_boots_wider_than_the_prior_widens_its_between_boot_part_too() -> None:
+    """lat_mem_rd rows (prior 4.3 %, 80 % of it between boots) whose three boots stray 15 %: a board far noisier
+    between boots than its class (the harsh regime). Taking the prior's share out of their spread (boot_factor)
+    leaves a within-boot part 4x the class's; the between-boot part is as much wider (the share kept), where it had
+    stayed the class's 3.85 %: a standard error that small failed healthy boards of the harsh regime (5 and 4 gates
+    of 100 with a false FAIL on am62xx_sk and am64xx_evm, all lat_mem_rd; 0 and 0 with it). Runs inside one boot
+    cannot show a boot's offset: the between-boot part stays the prior's."""
+    rows = [crit(f"lat_mem_rd-stride128-sz{k}k (ns)", suite="lmbench", unit="ns", direction="lower")
+            for k in (50, 62, 125, 250, 500)]  # fmt: skip
+    cmds = [Command("lat_mem_rd", 10.0, tuple(x.id for x in rows))]
+    samples = {x.id: [88.0, 121.0, 121.0] for x in rows}
+
+    def noise(boots: list[int]) -> pooling.Posterior:
+        j = judge()
+        j.decide(state(samples, *rows, more=False, boots={x.id: boots for x in rows}, commands=cmds))
+        f = j.final(rows[0].id)
+        assert f is not None and f.decision.noise is not None
+        return f.decision.noise
+
+    prior_between = 0.043 * math.sqrt(0.8)
+    over_boots, one_boot = noise([0, 1, 2]), noise([0, 0, 0])
+    assert over_boots.between == pytest.approx(over_boots.sd * 2, rel=1e-6) and over_boots.between > 3 * prior_between
+    assert one_boot.between == pytest.approx(prior_between, rel=1e-3)
+
+
 def test_a_calibrated_row_keeps_its_own_within_boot_noise_beside_the_suites_pool() -> None:
     """A row with an A/A campaign behind it (10 boots x 3 runs, 1 % within a boot) in a suite whose pool reads 4 %
     from this run's few runs: its noise is the two together, weighted by their degrees of freedom (the history's
