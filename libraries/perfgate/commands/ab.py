@@ -32,17 +32,27 @@ from perfgate.model import Criterion
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    add_where(parser)
+    parser.add_argument("--a", action="append", default=[], metavar="NAME:value", help="a run variable of build A")
+    parser.add_argument("--b", action="append", default=[], metavar="NAME:value", help="a run variable of build B")
+    add_boots(parser, "")
+    parser.add_argument("--out", type=Path, help="where the boots and ab.json go")
+    parser.add_argument("--json", action="store_true", help="print ab.json's content")
+
+
+def add_where(parser: argparse.ArgumentParser) -> None:
+    """The suites each boot runs, the board, its lab and release (perfgate ab's and perfgate bisect's)."""
     parser.add_argument("suites", nargs="+", type=Path, help="suite files or directories robot runs in each boot")
     parser.add_argument("--board", required=True)
     parser.add_argument("--lab", default="sim")
     parser.add_argument("--release", help="the release judged against (default: the newest)")
-    parser.add_argument("--a", action="append", default=[], metavar="NAME:value", help="a run variable of build A")
-    parser.add_argument("--b", action="append", default=[], metavar="NAME:value", help="a run variable of build B")
+
+
+def add_boots(parser: argparse.ArgumentParser, per: str) -> None:
+    """The A/B's budget of boots and robot's own options (perfgate ab's; perfgate bisect's `per` step)."""
     parser.add_argument("--min-boots", type=int, default=2, help="boots of each build before the first look")
-    parser.add_argument("--max-boots", type=int, default=6, help="at most this many boots of each build")
+    parser.add_argument("--max-boots", type=int, default=6, help=f"at most this many boots of each build{per}")
     parser.add_argument("--robot-arg", action="append", default=[], help="a further robot option (repeatable)")
-    parser.add_argument("--out", type=Path, help="where the boots and ab.json go")
-    parser.add_argument("--json", action="store_true", help="print ab.json's content")
 
 
 class NothingMeasured(PerfgateError):

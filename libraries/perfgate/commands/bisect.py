@@ -39,10 +39,7 @@ NO_BOOT = "did not boot"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("suites", nargs="+", type=Path, help="suite files or directories robot runs in each boot")
-    parser.add_argument("--board", required=True)
-    parser.add_argument("--lab", default="sim")
-    parser.add_argument("--release", help="the release judged against (default: the newest)")
+    ab.add_where(parser)
     parser.add_argument("--good", required=True, metavar="BUILD", help="the known good build (first of the list)")
     parser.add_argument("--bad", required=True, metavar="BUILD", help="the build that is worse (last of the list)")
     parser.add_argument("--build", action="append", default=[], metavar="BUILD",
@@ -52,9 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--criterion", action="append", default=[], metavar="ID",
                         help="a criterion that regressed: id, id glob or name (repeatable; default: a first A/B of "
                         "--good against --bad finds them)")  # fmt: skip
-    parser.add_argument("--min-boots", type=int, default=2, help="boots of each build before the first look")
-    parser.add_argument("--max-boots", type=int, default=6, help="at most this many boots of each build per step")
-    parser.add_argument("--robot-arg", action="append", default=[], help="a further robot option (repeatable)")
+    ab.add_boots(parser, " per step")
     parser.add_argument("--out", type=Path, help="where the steps' boots and bisect.json go")
     parser.add_argument("--json", action="store_true", help="print bisect.json's content")
 
@@ -215,14 +210,16 @@ def run(args: argparse.Namespace) -> int:
                     "builds": [asdict(b) for b in builds], "out": str(out)}  # fmt: skip
     print(f"bisect on {board} in lab {args.lab}: {len(builds)} builds, {labels[0]} (good) ... {labels[-1]} (bad)")
     result: bisect.Bisect | None = None
+    bad_end = ""  # why the --bad build gives no range to speak of (it did not boot, or is not worse)
     if wanted is None:  # which criteria regressed: a first A/B of the two ends
         verdict = steps(labels[0], labels[-1])
         first = steps.last()
         worse = sorted(cid for cid, c in first.get("criteria", {}).items() if c["verdict"] == rule.WORSE)
         show(first, labels[0], labels[-1])
         if verdict is None or not worse:
-            why = f"{labels[-1]} did not boot" if verdict is None else f"{labels[-1]} is not worse than {labels[0]}"
-            result = bisect.Bisect(labels[0], labels[-1], stopped=f"{why} in any criterion the suites measure")
+            bad_end = f"{labels[-1]} (--bad) did not boot" if verdict is None else \
+                f"{labels[-1]} (--bad) is not worse than {labels[0]} in any criterion the suites measure"  # fmt: skip
+            result = bisect.Bisect(labels[0], labels[-1], stopped=bad_end)
         wanted = set(worse)
     report["criteria"] = sorted(wanted)
     steps.keep = wanted
@@ -231,19 +228,24 @@ def run(args: argparse.Namespace) -> int:
         result = bisect.bisect(labels, steps, lambda _step, lo, hi: show(steps.last(), lo, hi))
         compared = any(s["candidate"] == labels[-1] and s["good"] == labels[0] for s in steps.done)
         if result.first_bad == labels[-1] and result.found and not compared:  # the bad end was never compared
-            if steps(labels[0], labels[-1]) != rule.WORSE:
-                result.stopped = f"{labels[-1]} is not shown worse than {labels[0]} in the criteria asked for"
+            confirmed = steps(labels[0], labels[-1])
+            if confirmed is None:
+                bad_end = f"{labels[-1]} (--bad) did not boot"
+            elif confirmed != rule.WORSE:
+                bad_end = f"{labels[-1]} (--bad) is not shown worse than {labels[0]} in the criteria asked for"
+            result.stopped = bad_end
             show(steps.last(), result.last_good, result.first_bad)
+    describe = bad_end or result.describe()
     no_boot = {s["candidate"]: s["reason"] for s in steps.done if s["verdict"] == NO_BOOT}
     report.update(steps=steps.done, result={
         "found": result.found, "last_good": result.last_good, "first_bad": result.first_bad,
         "skipped": result.skipped, "did_not_boot": no_boot, "stopped": result.stopped,
-        "describe": result.describe()})  # fmt: skip
+        "describe": describe})  # fmt: skip
     (out / "bisect.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(f"\nfirst bad build: {result.first_bad if result.found else 'not found'}: {result.describe()}")
+        print(f"\nfirst bad build: {result.first_bad if result.found else 'not found'}: {describe}")
         for name, reason in no_boot.items():
             inside = " (inside the range: the change may lie in it)" if name in result.skipped else ""
             print(f"did not boot: {name}{inside}: {reason}")
