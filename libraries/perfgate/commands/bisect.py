@@ -178,19 +178,23 @@ class Steps:
             record.update(verdict=NO_BOOT, reason=f"its boot measured nothing: {e.why[:200]}", run=str(e.run))
             return None
         record.update(verdict=overall(done), order=done.order, criteria=done.criteria_json())
-        worst = [o.change for o in done.final.values() if o.change.verdict == record["verdict"]]
-        record["detail"] = worst[0].describe() if worst else ""
+        those = [o.change for o in done.final.values() if o.change.verdict == record["verdict"]]
+        largest = max(those, key=lambda c: abs(c.change_pct or 0.0))  # overall() is one of the verdicts
+        count = f"{len(those)} of {len(done.final)} criteria; the largest change " if len(done.final) > 1 else ""
+        record["detail"] = count + largest.describe()
         return record["verdict"]
 
     def last(self) -> dict:
         return self.done[-1]
 
 
-def show(record: dict, last_good: str, first_bad: str) -> None:
+def show(record: dict, last_good: str, first_bad: str, json_out: bool) -> None:
+    """One step as it is decided (on stderr when stdout is bisect.json's)."""
     detail = record.get("reason") or record.get("detail") or ""
     print(f"step {record['step']}: {record['candidate']} against {record['good']}: {record['verdict']}"
           + (f" ({detail})" if detail else "")
-          + f"; the change lies between {last_good} (good) and {first_bad}")  # fmt: skip
+          + f"; the change lies between {last_good} (good) and {first_bad}",
+          file=sys.stderr if json_out else sys.stdout, flush=True)  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -208,14 +212,16 @@ def run(args: argparse.Namespace) -> int:
     steps = Steps(args, board, out, builds)
     report: dict = {"board": board, "lab": args.lab, "suites": [str(s) for s in args.suites], "var": args.var,
                     "builds": [asdict(b) for b in builds], "out": str(out)}  # fmt: skip
-    print(f"bisect on {board} in lab {args.lab}: {len(builds)} builds, {labels[0]} (good) ... {labels[-1]} (bad)")
+    say = sys.stderr if args.json else sys.stdout
+    print(f"bisect on {board} in lab {args.lab}: {len(builds)} builds, {labels[0]} (good) ... {labels[-1]} (bad)",
+          file=say)  # fmt: skip
     result: bisect.Bisect | None = None
     bad_end = ""  # why the --bad build gives no range to speak of (it did not boot, or is not worse)
     if wanted is None:  # which criteria regressed: a first A/B of the two ends
         verdict = steps(labels[0], labels[-1])
         first = steps.last()
         worse = sorted(cid for cid, c in first.get("criteria", {}).items() if c["verdict"] == rule.WORSE)
-        show(first, labels[0], labels[-1])
+        show(first, labels[0], labels[-1], args.json)
         if verdict is None or not worse:
             bad_end = f"{labels[-1]} (--bad) did not boot" if verdict is None else \
                 f"{labels[-1]} (--bad) is not worse than {labels[0]} in any criterion the suites measure"  # fmt: skip
@@ -224,8 +230,8 @@ def run(args: argparse.Namespace) -> int:
     report["criteria"] = sorted(wanted)
     steps.keep = wanted
     if result is None:
-        print(f"criteria: {', '.join(sorted(wanted))}")
-        result = bisect.bisect(labels, steps, lambda _step, lo, hi: show(steps.last(), lo, hi))
+        print(f"criteria: {', '.join(sorted(wanted))}", file=say)
+        result = bisect.bisect(labels, steps, lambda _step, lo, hi: show(steps.last(), lo, hi, args.json))
         compared = any(s["candidate"] == labels[-1] and s["good"] == labels[0] for s in steps.done)
         if result.first_bad == labels[-1] and result.found and not compared:  # the bad end was never compared
             confirmed = steps(labels[0], labels[-1])
@@ -234,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
             elif confirmed != rule.WORSE:
                 bad_end = f"{labels[-1]} (--bad) is not shown worse than {labels[0]} in the criteria asked for"
             result.stopped = bad_end
-            show(steps.last(), result.last_good, result.first_bad)
+            show(steps.last(), result.last_good, result.first_bad, args.json)
     describe = bad_end or result.describe()
     no_boot = {s["candidate"]: s["reason"] for s in steps.done if s["verdict"] == NO_BOOT}
     report.update(steps=steps.done, result={
