@@ -179,9 +179,9 @@ class Steps:
             return None
         record.update(verdict=overall(done), order=done.order, criteria=done.criteria_json())
         those = [o.change for o in done.final.values() if o.change.verdict == record["verdict"]]
-        largest = max(those, key=lambda c: abs(c.change_pct or 0.0))  # overall() is one of the verdicts
+        largest = max(those, key=lambda c: abs(c.change_pct or 0.0), default=None)
         count = f"{len(those)} of {len(done.final)} criteria; the largest change " if len(done.final) > 1 else ""
-        record["detail"] = count + largest.describe()
+        record["detail"] = count + largest.describe() if largest else ""
         return record["verdict"]
 
     def last(self) -> dict:
