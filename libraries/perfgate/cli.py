@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "trend": ("trend", "plot a metric or a suite across a board's runs"),
     "compare": ("compare", "list what regressed or improved between two runs"),
     "ab": ("ab", "gate build B against build A on one board, their boots interleaved"),
+    "bisect": ("bisect", "find the build of an ordered list (good ... bad) that brought a regression in"),
     "baseline": ("baseline", "write a board's thresholds from measured runs"),
     "publish": ("publish", "publish a finished run to a results server (publish squad <run>: SQUAD)"),
     "lab": ("lab", "check a lab file and a board in it without touching the hardware (lab check <lab>)"),

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 WORSE, UNDECIDED = "worse", "undecided"
 
 Compare = Callable[[str, str], str | None]  # (good build, candidate) -> the A/B verdict, None: candidate did not boot
+OnStep = Callable[["Step", str, str], None]  # (the step, the last good and the first worse build known after it)
 
 
 @dataclass
@@ -50,8 +51,9 @@ class Bisect:
         return f"the regression came in {where}{extra}" + (f"; {self.stopped}" if self.stopped else "")
 
 
-def bisect(builds: list[str], compare: Compare) -> Bisect:
-    """builds[0] good, builds[-1] worse than it (the caller has seen it): the first build that is worse."""
+def bisect(builds: list[str], compare: Compare, on_step: OnStep | None = None) -> Bisect:
+    """builds[0] good, builds[-1] worse than it (the caller has seen it): the first build that is worse.
+    `on_step` hears of each step as it is decided, with the range known after it."""
     if len(builds) < 2:
         raise ValueError("a bisect needs at least two builds: the good one and the worse one")
     lo, hi = 0, len(builds) - 1
@@ -70,6 +72,8 @@ def bisect(builds: list[str], compare: Compare) -> Bisect:
         elif verdict == WORSE:
             hi = pick
         elif verdict == UNDECIDED:  # not shown worse than the good end: is the bad end worse than it?
+            if on_step:
+                on_step(out.steps[-1], builds[lo], builds[hi])
             against_bad = compare(builds[pick], builds[hi])
             out.steps.append(Step(builds[pick], builds[hi], against_bad or "did not boot"))
             if against_bad == WORSE:
@@ -79,9 +83,13 @@ def bisect(builds: list[str], compare: Compare) -> Bisect:
             else:
                 out.stopped = (f"{builds[pick]} could be told neither from {builds[0]} nor from {builds[hi]} "
                                f"(undecided): the bisect stops there")  # fmt: skip
+                if on_step:
+                    on_step(out.steps[-1], builds[lo], builds[hi])
                 break
         else:
             lo = pick
+        if on_step:
+            on_step(out.steps[-1], builds[lo], builds[hi])
     out.last_good, out.first_bad = builds[lo], builds[hi]
     out.skipped = [builds[i] for i in sorted(dead) if lo < i < hi]
     return out

@@ -17,6 +17,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,29 +26,51 @@ from perfgate import boards, criteria, paths
 from perfgate.baseline import ab, config, noise, rule, select
 from perfgate.decision import artefacts
 from perfgate.errors import PerfgateError
+from perfgate.model import Criterion
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("suites", nargs="+", type=Path, help="suite files or directories robot runs in each boot")
-    parser.add_argument("--board", required=True)
-    parser.add_argument("--lab", default="sim")
-    parser.add_argument("--release", help="the release judged against (default: the newest)")
+    add_where(parser)
     parser.add_argument("--a", action="append", default=[], metavar="NAME:value", help="a run variable of build A")
     parser.add_argument("--b", action="append", default=[], metavar="NAME:value", help="a run variable of build B")
-    parser.add_argument("--min-boots", type=int, default=2, help="boots of each build before the first look")
-    parser.add_argument("--max-boots", type=int, default=6, help="at most this many boots of each build")
-    parser.add_argument("--robot-arg", action="append", default=[], help="a further robot option (repeatable)")
+    add_boots(parser, "")
     parser.add_argument("--out", type=Path, help="where the boots and ab.json go")
     parser.add_argument("--json", action="store_true", help="print ab.json's content")
 
 
-class Boots:
-    """Boots of the two builds: a robot run each, its values read back from its metrics.json."""
+def add_where(parser: argparse.ArgumentParser) -> None:
+    """The suites each boot runs, the board, its lab and release (perfgate ab's and perfgate bisect's)."""
+    parser.add_argument("suites", nargs="+", type=Path, help="suite files or directories robot runs in each boot")
+    parser.add_argument("--board", required=True)
+    parser.add_argument("--lab", default="sim")
+    parser.add_argument("--release", help="the release judged against (default: the newest)")
 
-    def __init__(self, args: argparse.Namespace, board: str, out: Path) -> None:
+
+def add_boots(parser: argparse.ArgumentParser, per: str) -> None:
+    """The A/B's budget of boots and robot's own options (perfgate ab's; perfgate bisect's `per` step)."""
+    parser.add_argument("--min-boots", type=int, default=2, help="boots of each build before the first look")
+    parser.add_argument("--max-boots", type=int, default=6, help=f"at most this many boots of each build{per}")
+    parser.add_argument("--robot-arg", action="append", default=[], help="a further robot option (repeatable)")
+
+
+class NothingMeasured(PerfgateError):
+    """A boot that measured none of the suites' criteria: the build did not come up (or ran nothing)."""
+
+    def __init__(self, build: str, boot: int, run: Path, why: str) -> None:
+        self.build, self.boot, self.run, self.why = build, boot, run, why
+        super().__init__(f"boot {boot} of build {build} measured nothing ({run})" + (f": {why}" if why else ""))
+
+
+class Boots:
+    """Boots of the two builds: a robot run each, its values read back from its metrics.json. `builds`: each
+    build's run variables (default --a and --b)."""
+
+    def __init__(self, args: argparse.Namespace, board: str, out: Path,
+                 builds: dict[str, list[str]] | None = None) -> None:  # fmt: skip
         self.args, self.board, self.out = args, board, out
+        self.builds = builds or {"A": args.a, "B": args.b}
         self.count = {"A": 0, "B": 0}
 
     def __call__(self, build: str, ids: list[str]) -> dict[str, list[float]]:
@@ -55,51 +79,81 @@ class Boots:
         results = self.out / f"results-{build}"
         variables = [f"BOARD:{self.board}", f"LAB:{self.args.lab}", "BASELINE:none",
                      *([f"RELEASE:{self.args.release}"] if self.args.release else []),
-                     *(self.args.a if build == "A" else self.args.b)]  # fmt: skip
+                     *self.builds[build]]  # fmt: skip
         options = [a for v in variables for a in ("-v", v)] + self.args.robot_arg
         cmd = [sys.executable, "-m", "robot", "--outputdir", str(where), "--console", "dotted", *options,
                *map(str, self.args.suites)]  # fmt: skip
         print(f"perfgate ab: boot {self.count[build]} of build {build}", file=sys.stderr, flush=True)
         env = {**os.environ, "PERFGATE_RESULTS": str(results)}
+        before = set(self._runs(results))
         with (where.parent / f"{build}-{self.count[build]}.console.txt").open("w") as log:
             subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
-        runs = sorted(p for p in results.glob(f"**/{self.board}/2*") if (p / "metrics.json").exists())
+        runs = [p for p in self._runs(results) if p not in before]  # this boot's run, never an earlier boot's
         if not runs:
             raise PerfgateError(f"boot {self.count[build]} of build {build} left no run (see {where}.console.txt)")
         entries = json.loads((runs[-1] / "metrics.json").read_text(encoding="utf-8"))
         values = select.values_of(entries, "")
         if not values:
-            raise PerfgateError(f"boot {self.count[build]} of build {build} measured nothing ({runs[-1]})")
+            why = next((e["message"] for e in entries if e.get("message")), "")  # the first criterion's
+            raise NothingMeasured(build, self.count[build], runs[-1], why.partition(": not measured: ")[2] or why)
         return values
+
+    def _runs(self, results: Path) -> list[Path]:
+        return sorted(p for p in results.glob(f"**/{self.board}/2*") if (p / "metrics.json").exists())
+
+
+@dataclass
+class Decided:
+    """One A/B: the criteria looked at, each one's outcome, and the boots in their order."""
+
+    measured: dict[str, Criterion]
+    final: dict[str, ab.Outcome]
+    order: list[str]
+
+    def criteria_json(self) -> dict[str, dict]:
+        return {cid: {"name": self.measured[cid].name, "boots": o.boots, "look": o.look, **o.change.to_json()}
+                for cid, o in self.final.items()}  # fmt: skip
+
+
+def decide(args: argparse.Namespace, board: str, out: Path, builds: dict[str, list[str]] | None = None,
+           keep: Callable[[str], bool] | None = None) -> Decided:  # fmt: skip
+    """Boot build A and build B in turn (robot runs of args.suites in args.lab) until each criterion A's first boot
+    measured (and `keep` keeps) is decided or args.max_boots of each are spent."""
+    crits = criteria.select(board, args.release).criteria
+    by_id, cfg = {c.id: c for c in crits}, config.load()
+    arte = artefacts.find(crits)
+    boots = Boots(args, board, out, builds)
+    first = boots("A", [])  # the criteria the suites measure: those build A's first boot gave values of
+    measured = {cid: by_id[cid] for cid in first if cid in by_id and (keep is None or keep(cid))}
+    if not measured:
+        raise PerfgateError(f"build A's first boot measured none of the criteria asked for (see {out})")
+    noises = {cid: noise.of_criterion(c, cfg, cid in arte, []) for cid, c in measured.items()}
+    abrun = ab.ABRun(measured, noises, cfg, min_boots=args.min_boots, max_boots=args.max_boots)
+    final = abrun.run(boots, first_a=first)
+    return Decided(measured, final, abrun.order)
+
+
+def check_boots(args: argparse.Namespace) -> None:
+    if args.min_boots < 1 or args.max_boots < args.min_boots:
+        raise PerfgateError("--min-boots must be 1 or more and --max-boots at least --min-boots")
 
 
 def run(args: argparse.Namespace) -> int:
     board = boards.resolve(args.board)
-    if args.min_boots < 1 or args.max_boots < args.min_boots:
-        raise PerfgateError("--min-boots must be 1 or more and --max-boots at least --min-boots")
+    check_boots(args)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     out = args.out or paths.results() / "ab" / f"{board}-{stamp}"
     out.mkdir(parents=True, exist_ok=True)
-    crits = criteria.select(board, args.release).criteria
-    by_id, cfg = {c.id: c for c in crits}, config.load()
-    arte = artefacts.find(crits)
-    boots = Boots(args, board, out)
-    first = boots("A", [])  # the criteria the suites measure: those build A's first boot gave values of
-    measured = {cid: by_id[cid] for cid in first if cid in by_id}
-    noises = {cid: noise.of_criterion(c, cfg, cid in arte, []) for cid, c in measured.items()}
-    abrun = ab.ABRun(measured, noises, cfg, min_boots=args.min_boots, max_boots=args.max_boots)
-    final = abrun.run(boots, first_a=first)
-    report = {
-        "board": board, "lab": args.lab, "a": args.a, "b": args.b, "order": abrun.order, "out": str(out),
-        "criteria": {cid: {"name": measured[cid].name, "boots": o.boots, "look": o.look, **o.change.to_json()}
-                     for cid, o in final.items()},
-    }  # fmt: skip
+    done = decide(args, board, out)
+    measured, final = done.measured, done.final
+    report = {"board": board, "lab": args.lab, "a": args.a, "b": args.b, "order": done.order, "out": str(out),
+              "criteria": done.criteria_json()}  # fmt: skip
     (out / "ab.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         print(f"A/B on {board} in lab {args.lab}: A {' '.join(args.a) or '(as is)'}; B {' '.join(args.b)}; boots "
-              f"{' '.join(abrun.order)}")  # fmt: skip
+              f"{' '.join(done.order)}")  # fmt: skip
         for verdict in rule.VERDICTS:
             chosen = [(cid, o) for cid, o in final.items() if o.change.verdict == verdict]
             print(f"\n{verdict}: {len(chosen)}")

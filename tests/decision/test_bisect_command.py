@@ -1,0 +1,75 @@
+"""`perfgate bisect`: which build of an ordered list brought a regression in, each step the A/B of `perfgate ab`
+(each boot a robot run of the gate's suite on the simulated board, where a build is a configuration), moved on by
+perfgate.baseline.bisect; and its refusals of bad input (exit 2, naming the option)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from perfgate import cli, paths
+
+NBENCH = str(paths.root() / "suites" / "system" / "nbench.robot")
+IDEA = "am62xx_sk.nbench.nbench-benchmarks.idea-*"
+
+
+def _bisect(*args: str) -> int:
+    return cli.main(["bisect", NBENCH, "--board", "am62xx_sk", *args])
+
+
+@pytest.mark.slow
+def test_bisect_finds_the_build_the_regression_began_with_and_names_the_one_that_did_not_boot(
+    tmp_path: Path, capsys
+) -> None:
+    """Seven builds, b0 good: b1 panics at boot, b2 is b0 again, b3 to b6 make nbench's idea row 5 % slower. The
+    bisect tries b3 (worse), then b1 (did not boot: skipped), then b2 (the same): b3 is the first bad build, and b1
+    is named as not booting."""
+    slower = f"FAULTS:degrade:{IDEA}:5"
+    rc = _bisect("--var", "SIM_SPEED:20", "--var", "SIM_NOISE:quiet", "--good", "b0=",
+                 "--build", "b1=FAULTS:kernel-panic", "--build", "b2=", "--build", f"b3={slower}",
+                 "--build", f"b4={slower}", "--build", f"b5={slower}", "--bad", f"b6={slower}",
+                 "--criterion", IDEA, "--min-boots", "1", "--max-boots", "3",
+                 "--out", str(tmp_path / "bisect"))  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    report = json.loads((tmp_path / "bisect" / "bisect.json").read_text())
+    assert report["criteria"] == ["am62xx_sk.nbench.nbench-benchmarks.idea-iterations.perf"]
+    steps = [(s["candidate"], s["verdict"]) for s in report["steps"]]
+    assert steps[:2] == [("b3", "worse"), ("b1", "did not boot")], steps  # b2 next: the same (or, undecided, b3
+    assert steps[2] in (("b2", "same"), ("b2", "better"), ("b2", "undecided")), steps  # worse than b2)
+    assert report["result"]["found"] and report["result"]["first_bad"] == "b3"
+    assert report["result"]["last_good"] == "b2" and report["result"]["skipped"] == []
+    assert "kernel panic" in report["result"]["did_not_boot"]["b1"]
+    worse = report["steps"][0]["criteria"]["am62xx_sk.nbench.nbench-benchmarks.idea-iterations.perf"]
+    assert worse["high_pct"] < 0 and -8 < worse["change_pct"] < -2  # the change with its interval
+    assert "first bad build: b3" in out and "did not boot: b1" in out
+    assert "step 1: b3 against b0: worse" in out and "between b0 (good) and b3" in out
+    assert list((tmp_path / "bisect").glob("step-3/results-B/virtual/am62xx_sk/history.jsonl"))  # their own tree
+
+
+GOOD, BAD = ["--good", "SIM_SEED:1"], ["--bad", "SIM_SEED:2"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--good", "x", *BAD], "--good 'x': 'x' is not NAME:value"),
+        ([*GOOD, "--build", "NO_SUCH:1", *BAD], "--build 'NO_SUCH:1': unknown variable -v NO_SUCH"),
+        ([*GOOD, "--bad", "LAB:no-such-lab"], "--bad 'LAB:no-such-lab': unknown lab 'no-such-lab'"),
+        ([*GOOD, "--bad", "SIM_SEED:1"], "--bad 'SIM_SEED:1' is the same build as --good"),
+        ([*GOOD, *BAD, "--criterion", "no.such.*"], "--criterion 'no.such.*' names no criterion"),
+        ([*GOOD, *BAD, "--min-boots", "0"], "--min-boots must be 1 or more"),
+    ],
+)  # fmt: skip
+def test_bad_input_exits_2_naming_the_option_before_any_boot(tmp_path: Path, capsys, args: list, says: str) -> None:
+    assert _bisect(*args, "--out", str(tmp_path / "b")) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()  # refused before anything booted
+
+
+def test_fewer_than_two_builds_is_refused_naming_the_missing_option(capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        _bisect("--good", "SIM_SEED:1", "--build", "SIM_SEED:2")
+    assert e.value.code == 2 and "--bad" in capsys.readouterr().err
