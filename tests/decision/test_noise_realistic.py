@@ -317,6 +317,19 @@ def test_a_two_mode_row_is_no_spread() -> None:
     assert judge().undecidable(c, 20)
 
 
+def test_a_two_mode_rows_history_in_one_mode_says_nothing_of_the_next_boot() -> None:
+    """j721e_idk_gw's ipsec aes128 packets/s prints 49.25 (17, 61): two modes, a boot takes either. An A/A campaign
+    whose 10 boots all took the fast mode gave a history of 4 %: read as its noise, the row was decided after one
+    fast run and read inconclusive in 28 of 100 calibrated gates once later boots took the slow mode (their median
+    on the other side of its threshold). Its noise stays the distance between its modes, history or not."""
+    c = crit("aes128", suite="ipsec", chapter="crypto", unit="packets/s", value=49.25, lo=17.0, hi=61.0)
+    fast = [[61.0 * f for f in (1.0, 1.02, 0.98)] for _ in range(10)]
+    p = MODEL.prior(c, fast)
+    assert p.two_modes and p.history_df is None and "history" not in p.fallback_source
+    assert p.fallback == pytest.approx(math.log(61.0 / 17.0) / 1.128)
+    assert p == MODEL.prior(c)
+
+
 def test_the_gate_keeps_at_their_tolerance_what_its_beta_allows() -> None:
     """am62xx_sk: the criteria kept at their own tolerance are the likeliest to pass, their chances of not passing
     sum to at most beta_gate; the rest are LIMITED, held to a wider tolerance."""

@@ -107,9 +107,12 @@ class NoiseModel:
         if g and noiseclass.bimodal(c, self.bimodal_ratio):  # two modes: its whole log range, unclamped
             assert c.min is not None and c.max is not None
             row, how = math.log(c.max / c.min) / noiseclass.D2[2], f"two modes, {c.min:g} and {c.max:g}"
-        p = prior_of(row, k.sd, k.name, artefact, history, k.between, k.tail, how)
         if how.startswith("two modes"):
-            p = replace(p, two_modes=True)
+            # a boot takes either mode: a history that happened to stay in one (10 boots of OSPI's fast mode) says
+            # nothing of the next boot's, so its noise stays the distance between its modes whatever the history shows
+            p = replace(prior_of(row, k.sd, k.name, artefact, None, k.between, k.tail, how), two_modes=True)
+        else:
+            p = prior_of(row, k.sd, k.name, artefact, history, k.between, k.tail, how)
         if averaged <= 1 or p.history_df is not None:
             return p
         root = math.sqrt(averaged)
