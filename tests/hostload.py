@@ -44,7 +44,7 @@ def _ours(marker: bytes) -> tuple[dict[int, int], dict[int, int]]:
 
 
 class HostLoad(threading.Thread):
-    """Samples (seconds, cores the other processes took, cores the test's QEMU took) while it runs."""
+    """Samples (the interval in seconds, cores the other processes took, cores the test's QEMU took) while it runs."""
 
     VAR = "PERFGATE_TEST_HOSTLOAD"
 
@@ -62,7 +62,7 @@ class HostLoad(threading.Thread):
             dt = (t1 - t0) * HZ
             own = sum(v - ours0.get(p, v) for p, v in ours1.items())  # a process new in the interval: from now on
             board = sum(v - qemu0.get(p, v) for p, v in qemu1.items())
-            self.samples.append((t1, max(busy1 - busy0 - own, 0) / dt, board / dt))
+            self.samples.append((t1 - t0, max(busy1 - busy0 - own, 0) / dt, board / dt))
             t0, busy0, ours0, qemu0 = t1, busy1, ours1, qemu1
 
     def stop(self) -> None:
