@@ -108,7 +108,10 @@ def test_a_file_that_is_no_list_of_criteria(tmp_path):
 def test_the_qemu_boards_criterion_is_selected_beside_its_release_with_its_tolerance():
     chosen = criteria.select("qemu_arm64")
     own = [c for c in chosen.criteria if c.suite == "custom"]
-    assert [c.id for c in own] == ["qemu_arm64.custom.own-criteria.stress-ng-cpu-matrixprod"]
+    assert [c.id for c in own] == [
+        "qemu_arm64.custom.own-criteria.stress-ng-cpu-matrixprod",
+        "qemu_arm64.custom.own-criteria.stress-ng-cpu-matrixprod-2-workers",
+    ]
     assert all(c.release != "custom" for c in chosen.criteria if c.suite != "custom") and own[0].release == "custom"
     assert own[0].id not in {c.id for c in criteria.released("qemu_arm64").criteria}
     policy = Policy.load()
