@@ -15,7 +15,8 @@
   process): a file's tests stay together on one worker, so its module fixtures are set up once; two files may run
   at the same time, so a test that runs the gate writes its results under its own tmp_path (PERFGATE_RESULTS), never
   into the repository's results/ where another file's gate could be writing. (`--dist loadgroup` would group files,
-  but pytest-xdist 3.8 cannot rename pytest 9's node ids, so its groups have no effect.)
+  but pytest-xdist 3.8 cannot rename pytest 9's node ids, so its groups have no effect.) The files run longest
+  first (`slow_files_first`, below; `--no-loadscope-reorder` keeps xdist from sorting them by test count).
 """
 
 from __future__ import annotations
@@ -76,6 +77,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             room = ""
         if room in _INTEGRATION_DIRS or any(item.get_closest_marker(m) for m in _INTEGRATION_MARKERS):
             item.add_marker(pytest.mark.integration)
+    items[:] = slow_files_first(items)
+
+
+def _weight(item: pytest.Item) -> float:
+    """A test's expected share of a run: one that starts QEMU, LAVA, SQUAD or a labgrid farm (minutes) weighs most,
+    one that starts robot or a virtual board (seconds) less, a plain unit test (milliseconds) almost nothing."""
+    if any(item.get_closest_marker(m) for m in _INTEGRATION_MARKERS):
+        return 5.0
+    if item.get_closest_marker("slow") or item.get_closest_marker("integration"):
+        return 1.0
+    return 0.001
+
+
+def slow_files_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The files whose tests take longest first, each file's tests together and in their own order. pytest-xdist
+    hands the two workers one file at a time in this order (pyproject: `--dist loadfile --no-loadscope-reorder`;
+    its default order, most tests first, put the one-test QEMU gate of three minutes last, on one worker while the
+    other idled): long files first and the many millisecond tests last fill both workers to the end."""
+    by_file: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        by_file.setdefault(item.path, []).append(item)
+    ranked = sorted(by_file.values(), key=lambda tests: -sum(_weight(t) for t in tests))  # stable: ties keep order
+    return [t for tests in ranked for t in tests]
 
 
 @pytest.fixture

@@ -2,7 +2,8 @@
 them, with PostgreSQL), started without systemd and stopped by the test that started it.
 
 `LavaLab.start()` makes sure PostgreSQL runs (pg_ctlcluster), provisions what it needs once (idempotent, with
-`lava-server manage`): EVENT_SOCKET on 127.0.0.1 (the publisher binds every address by default), a superuser
+`lava-server manage`): EVENT_SOCKET on 127.0.0.1 (the publisher binds every address by default) and
+EVENT_NOTIFICATION (the scheduler hears of a submitted job at once, not at its next 20 s look), a superuser
 and a fresh API token, a worker, the `qemu` device type and one device whose dictionary says `no_kvm` (KVM is
 unusable in these machines; the dictionary is written before the device is added, else the scheduler marks it
 Bad), then starts gunicorn (lava_server.wsgi on a free port), lava-scheduler, lava-publisher and lava-worker
@@ -96,7 +97,10 @@ class LavaLab:
     def provision(self) -> str:
         """Everything the server needs once; returns the worker's token."""
         postgres()
-        wanted = f'EVENT_SOCKET: "{EVENT_SOCKET}"\n'
+        # EVENT_NOTIFICATION: the server tells the publisher of each submitted job and idle device, and
+        # lava-scheduler (which listens to the publisher) schedules at once; without it, the scheduler only looks
+        # every 20 s (lava_server/management/commands/lava-scheduler.py: INTERVAL), 10-20 s of every job
+        wanted = f'EVENT_SOCKET: "{EVENT_SOCKET}"\nEVENT_NOTIFICATION: true\n'
         if not SETTINGS.exists() or SETTINGS.read_text() != wanted:
             SETTINGS.write_text(wanted)
         if manage("users", "details", USER, check=False).returncode != 0:

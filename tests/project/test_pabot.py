@@ -92,7 +92,7 @@ def test_three_simulated_boards_with_pabot(tmp_path: Path, monkeypatch: pytest.M
     """The real gate, three simulated boards in parallel: a merged log, and each board's own run directory."""
     results = tmp_path / "results"
     monkeypatch.setenv("PERFGATE_RESULTS", str(results))
-    fast = ["--variable", "SIM_SPEED:20", "--variable", "BOOT_CYCLES:1", "--variable", "DURATION:1"]
+    fast = ["--variable", "SIM_SPEED:30", "--variable", "BOOT_CYCLES:1", "--variable", "DURATION:1"]
     start = time.monotonic()
     p = _pabot(tmp_path, [PABOT_DIR / f"{b}.args" for b in BOARDS], ROOT / "suites", *fast, timeout=1500)
     elapsed = time.monotonic() - start
