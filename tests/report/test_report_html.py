@@ -124,6 +124,21 @@ def test_chart_ratio_and_band() -> None:
     assert svg.startswith("<svg") and "×4" in svg  # off-scale ratios are written out
 
 
+def test_a_limited_band_thousands_of_percent_wide_stays_one_chart() -> None:
+    """`-v REPEAT:1` holds some criteria to what one run decides: LIMITED tolerances of thousands of percent and more.
+    The chart drew a grid line every 0.5 across the band: on the sim's whole gate at REPEAT:1, 13 GB and minutes of
+    CPU in the gate's last keyword, before any report was written. The axis now stops where the ratios' does, the
+    band drawn to its edge."""
+    svg = charts.suite_chart(
+        [
+            {"name": "x", "measured": 2.0, "published": 10.0, "verdict": "pass", "tolerance": 1e4},
+            {"name": "y", "measured": 9.0, "published": 10.0, "verdict": "pass", "tolerance": 0.1},
+        ]
+    )
+    assert svg.count("<line") < 50
+    assert charts._ticks(0.0, 1e9)[-1] >= 1e8 and len(charts._ticks(0.0, 1e9)) <= 41
+
+
 def test_report_command_rebuilds_page_and_summary(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (run_dir / "comparison.html").unlink()
     (run_dir / "summary.csv").unlink()

@@ -61,6 +61,8 @@ ROW_H, TOP, BOTTOM = 16, 26, 40
 
 def _ticks(left: float, right: float) -> list[float]:
     step = 0.25 if right - left <= 2.2 else 0.5
+    while (right - left) / step > 40:  # never thousands of grid lines, whatever the axis spans
+        step *= 2
     first = math.ceil(left / step) * step
     return [round(first + i * step, 2) for i in range(int((right - first) / step + 1e-9) + 1)]
 
@@ -73,7 +75,9 @@ def suite_chart(entries: list[dict], title: str = "") -> str:
     ratios = [ratio(e) for e in entries]
     tols = [band(e) for e in entries]
     known = [r for r in ratios if r is not None]
-    right = max(1.5, *(1 + t for t in tols), *(min(r, X_LIMIT) for r in known)) * 1.08
+    # a LIMITED criterion's band can be thousands of percent wide (REPEAT:1 holds some to what one run decides): the
+    # axis stops at X_LIMIT like the ratios, the band drawn to its edge
+    right = max(1.5, *(min(1 + t, X_LIMIT) for t in tols), *(min(r, X_LIMIT) for r in known)) * 1.08
     left = max(0.0, min(0.5, *(1 - t for t in tols), *known) - 0.05) if known else 0.45
 
     def x(v: float) -> float:
