@@ -358,6 +358,6 @@ def test_a_history_that_never_moved_is_no_division_by_zero() -> None:
     j = Judge(Policy.load(), MODEL, {c.id: [[352798.2] * 3] * 5}, "median", budget.load(), judged=600)
     seq = SuiteSequence({c.id: c}, {c.id: j.prior(c)}, {c.id: Policy.load().for_criterion(c)}, MODEL, 600,
                         [Command("x", 10.0, (c.id,))], budget.load())  # fmt: skip
-    assert seq.miss(c.id) < 1e-12  # its between-boot part is the class's, shrunk with a history of no spread
+    assert seq.miss(c.id) == 0.0
     j.allocate({"stream": ([c], [Command("x", 10.0, (c.id,))], 1)})
     assert j.own == frozenset({c.id})

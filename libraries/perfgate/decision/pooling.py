@@ -53,8 +53,7 @@ class Prior:
     history_df: float | None = None  # a history prior's degrees of freedom (runs - 1)
     between: float = 0.0  # the share of a run's variance that lies between boots (repeats in one boot cannot see it)
     tail: bool = False  # a maximum: judged on the median of its runs, which one jumped run does not move
-    between_df: float | None = None  # the between-boot part's degrees of freedom, when the history told it (boots - 1
-    # and the class figure's it was shrunk towards)
+    between_df: float | None = None  # the between-boot part's degrees of freedom, when the history told it (boots - 1)
     within_df: float | None = None  # the history's within-boot degrees of freedom (samples - boots)
     # a row the guide prints in two modes (lat_ctx 7.4-195 us): its shape is the distance between its modes, which a
     # boot keeps one of, not a spread of its runs: it follows the suite's prior but takes no part in fitting it
@@ -265,32 +264,23 @@ def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: Poo
 
 def prior_of(guide_sd: float | None, class_sd: float, class_name: str, artefact: str,
              history: list[float] | list[list[float]] | None, between: float = 0.0, tail: bool = False,
-             guide_how: str = "", between_df: float = 0.0) -> Prior:  # fmt: skip
+             guide_how: str = "") -> Prior:  # fmt: skip
     """A criterion's prior. `guide_sd`: its row's own published spread as the noise class believes it (clamped to the
     class's range, decision.noiseclass.row_sd), None where it prints none usable. Its shape (what a pooled prior
     follows): that spread, else its history (3 runs or more), else its class. Its fallback (where the suite cannot
     pool, and the between-boot part): its history, else the row's spread, else its class: history replaces the prior,
     never the guide's shape (the guide says which rows are noisy, the board's history how noisy its own runs are).
-    Its weak FAIL prior: the row's spread, else the class sd. `between`: the class's share of variance between boots.
-    A history's between-boot variance rests on its boots (10 boots: 9 degrees of freedom, often 0 by chance): it is
-    shrunk towards the row's or class's between-boot variance counted as `between_df` degrees of freedom."""
+    Its weak FAIL prior: the row's spread, else the class sd. `between`: the class's share of variance between boots."""
     usable = guide_sd is not None and not artefact
     runs = [g if isinstance(g, list) else [g] for g in (history or [])]  # a flat list: one value per run
     past = history_noise(runs)
     row = guide_sd if usable else None
-    shrunk_df = between_df
     between_df = None
     if past is not None:
         fallback, history_df = past.sd, past.df
-        told = ""
         if past.between is not None:
-            k = max(past.runs - 1.0, 1.0)
-            prior_b = (row if row is not None else class_sd) ** 2 * between
-            mine_b = past.sd**2 * past.between
-            shared = (k * mine_b + shrunk_df * prior_b) / (k + shrunk_df)
-            total = past.sd**2 * (1 - past.between) + shared
-            fallback, between, between_df = math.sqrt(total), (shared / total if total > 0 else 0.0), k + shrunk_df
-            told = f", {past.between * 100:.0f}% of it between boots, shrunk towards the {class_name} class's"
+            between, between_df = past.between, max(past.runs - 1.0, 1.0)
+        told = f", {past.between * 100:.0f}% of it between boots" if past.between is not None else ""
         fallback_source = f"history ({past.samples} runs in {past.runs} boots{told})" if past.runs != past.samples \
             else f"history ({past.samples} runs)"  # fmt: skip
     elif row is not None:

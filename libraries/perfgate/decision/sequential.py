@@ -112,7 +112,7 @@ class NoiseModel:
             # nothing of the next boot's, so its noise stays the distance between its modes whatever the history shows
             p = replace(prior_of(row, k.sd, k.name, artefact, None, k.between, k.tail, how), two_modes=True)
         else:
-            p = prior_of(row, k.sd, k.name, artefact, history, k.between, k.tail, how, self.pool.between_df)
+            p = prior_of(row, k.sd, k.name, artefact, history, k.between, k.tail, how)
         if averaged <= 1 or p.history_df is not None:
             return p
         root = math.sqrt(averaged)
