@@ -73,3 +73,25 @@ def test_fewer_than_two_builds_is_refused_naming_the_missing_option(capsys) -> N
     with pytest.raises(SystemExit) as e:
         _bisect("--good", "SIM_SEED:1", "--build", "SIM_SEED:2")
     assert e.value.code == 2 and "--bad" in capsys.readouterr().err
+
+
+HARDWARE = f"LAB:{paths.variables() / 'labs' / 'example-ser2net.yaml'}"
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "says"),
+    [
+        ("ab", ["--b", "NO_SUCH:1"], "--b: unknown variable -v NO_SUCH"),
+        ("ab", ["--b", HARDWARE], "the builds mix a virtual board with hardware (A: VIRTUAL BOARD"),
+        ("bisect", [*GOOD, "--bad", HARDWARE], "the builds mix a virtual board with hardware"),
+    ],
+)  # fmt: skip
+def test_ab_checks_its_builds_as_bisect_does_and_never_mixes_virtual_with_hardware(
+    tmp_path: Path, capsys, command: str, args: list, says: str
+) -> None:
+    """`perfgate ab` refused nothing before booting (a misspelt --b variable reached robot); both commands now check
+    each build's variables and labs the same way (perfgate.commands.ab.check_variables), and a virtual build is never
+    compared with a hardware one (the gate never mixes them in a baseline either)."""
+    assert cli.main([command, NBENCH, "--board", "am62xx_sk", *args, "--out", str(tmp_path / "o")]) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

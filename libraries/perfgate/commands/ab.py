@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from perfgate import boards, criteria, paths
+from perfgate import boards, criteria, paths, runvars
 from perfgate.baseline import ab, config, noise, rule, select
+from perfgate.board import lab
 from perfgate.decision import artefacts
 from perfgate.errors import PerfgateError
 from perfgate.model import Criterion
@@ -53,6 +54,59 @@ def add_boots(parser: argparse.ArgumentParser, per: str) -> None:
     parser.add_argument("--min-boots", type=int, default=2, help="boots of each build before the first look")
     parser.add_argument("--max-boots", type=int, default=6, help=f"at most this many boots of each build{per}")
     parser.add_argument("--robot-arg", action="append", default=[], help="a further robot option (repeatable)")
+
+
+KIND = {True: "VIRTUAL BOARD, not hardware", False: "hardware"}
+
+
+def declared(suites: list[Path]) -> set[str] | None:
+    """The variable names the suites (and their resources) declare, as the gate's preflight reads them; None when
+    robot cannot read the suites (robot's own run then says why)."""
+    from robot.api import TestSuiteBuilder
+
+    from perfgate.robot import preflight
+
+    try:
+        top = TestSuiteBuilder().build(*map(str, suites))
+    except Exception:  # robot's DataError and friends: the first boot's robot run reports them
+        return None
+    return {*preflight.declared_variables(top), *preflight.ROBOT_BUILTINS}
+
+
+def check_variables(words: list[str], where: str, board: str, names: set[str] | None) -> None:
+    """Each word NAME:value, no BOARD, a LAB that loads, each name one the gate or the suites know (`names`: the
+    suites' declared ones; None: not checked here)."""
+    for word in words:
+        name, sep, value = word.partition(":")
+        if not sep or not name.strip():
+            raise PerfgateError(f"{where}: {word!r} is not NAME:value (a run variable, as `perfgate ab --b` takes)")
+        if name.strip().upper() == "BOARD":
+            raise PerfgateError(f"{where}: the board is --board, not a build's variable")
+        if name.strip().upper() == "LAB":
+            try:
+                lab.load(value.strip(), board)
+            except PerfgateError as e:
+                raise PerfgateError(f"{where}: {e}") from None
+    if names is None:
+        return
+    try:
+        runvars.check_names([runvars.cli_name(w) for w in words], names)
+    except PerfgateError as e:
+        raise PerfgateError(f"{where}: {e}") from None
+
+
+def virtual_of(args: argparse.Namespace, board: str, builds: dict[str, list[str]]) -> bool:
+    """Whether the builds run on a virtual board: each build's lab (its LAB variable, else --lab) loads, and all are
+    virtual or all hardware (a virtual build against a hardware one compares two different things)."""
+    kinds: dict[str, bool] = {}
+    for name, words in builds.items():
+        chosen = next((w.partition(":")[2].strip() for w in reversed(words) if w.partition(":")[0].strip().upper()
+                       == "LAB"), args.lab)  # fmt: skip
+        kinds[name] = lab.load(chosen, board).virtual
+    if len(set(kinds.values())) > 1:
+        apart = ", ".join(f"{n}: {KIND[v]}" for n, v in kinds.items())
+        raise PerfgateError(f"the builds mix a virtual board with hardware ({apart}): compare like with like")
+    return next(iter(kinds.values()), False)
 
 
 class NothingMeasured(PerfgateError):
@@ -141,19 +195,23 @@ def check_boots(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     board = boards.resolve(args.board)
     check_boots(args)
+    names = declared(args.suites)
+    check_variables(args.a, "--a", board, names)
+    check_variables(args.b, "--b", board, names)
+    virtual = virtual_of(args, board, {"A": args.a, "B": args.b})
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     out = args.out or paths.results() / "ab" / f"{board}-{stamp}"
     out.mkdir(parents=True, exist_ok=True)
     done = decide(args, board, out)
     measured, final = done.measured, done.final
-    report = {"board": board, "lab": args.lab, "a": args.a, "b": args.b, "order": done.order, "out": str(out),
-              "criteria": done.criteria_json()}  # fmt: skip
+    report = {"board": board, "lab": args.lab, "virtual": virtual, "a": args.a, "b": args.b, "order": done.order,
+              "out": str(out), "criteria": done.criteria_json()}  # fmt: skip
     (out / "ab.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(f"A/B on {board} in lab {args.lab}: A {' '.join(args.a) or '(as is)'}; B {' '.join(args.b)}; boots "
-              f"{' '.join(done.order)}")  # fmt: skip
+        print(f"A/B on {board} in lab {args.lab} ({KIND[virtual]}): A {' '.join(args.a) or '(as is)'}; "
+              f"B {' '.join(args.b)}; boots {' '.join(done.order)}")  # fmt: skip
         for verdict in rule.VERDICTS:
             chosen = [(cid, o) for cid, o in final.items() if o.change.verdict == verdict]
             print(f"\n{verdict}: {len(chosen)}")

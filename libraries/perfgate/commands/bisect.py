@@ -27,9 +27,8 @@ from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from perfgate import boards, criteria, paths, runvars
+from perfgate import boards, criteria, paths
 from perfgate.baseline import bisect, rule
-from perfgate.board import lab
 from perfgate.commands import ab
 from perfgate.errors import PerfgateError
 
@@ -61,20 +60,6 @@ class Build:
     option: str  # the option that gave it: --good, --build or --bad
 
 
-def declared(suites: list[Path]) -> set[str] | None:
-    """The variable names the suites (and their resources) declare, as the gate's preflight reads them; None when
-    robot cannot read the suites (robot's own run then says why)."""
-    from robot.api import TestSuiteBuilder
-
-    from perfgate.robot import preflight
-
-    try:
-        top = TestSuiteBuilder().build(*map(str, suites))
-    except Exception:  # robot's DataError and friends: the first boot's robot run reports them
-        return None
-    return {*preflight.declared_variables(top), *preflight.ROBOT_BUILTINS}
-
-
 def parse_build(text: str, option: str, board: str, names: set[str] | None) -> Build:
     """A build as the option gave it: its label and run variables, each name known to the gate, a LAB that loads."""
     try:
@@ -88,30 +73,8 @@ def parse_build(text: str, option: str, board: str, names: set[str] | None) -> B
     if not words and not label:
         raise PerfgateError(f"{option} is empty: give the build's run variables (NAME:value), or LABEL= for the "
                             "lab as it is")  # fmt: skip
-    check_variables(words, f"{option} {text!r}", board, names)
+    ab.check_variables(words, f"{option} {text!r}", board, names)
     return Build(label or " ".join(words), words, option)
-
-
-def check_variables(words: list[str], where: str, board: str, names: set[str] | None) -> None:
-    """Each word NAME:value, no BOARD, a LAB that loads, each name one the gate or the suites know (`names`: the
-    suites' declared ones; None: not checked here)."""
-    for word in words:
-        name, sep, value = word.partition(":")
-        if not sep or not name.strip():
-            raise PerfgateError(f"{where}: {word!r} is not NAME:value (a run variable, as `perfgate ab --b` takes)")
-        if name.strip().upper() == "BOARD":
-            raise PerfgateError(f"{where}: the board is --board, not a build's variable")
-        if name.strip().upper() == "LAB":
-            try:
-                lab.load(value.strip(), board)
-            except PerfgateError as e:
-                raise PerfgateError(f"{where}: {e}") from None
-    if names is None:
-        return
-    try:
-        runvars.check_names([runvars.cli_name(w) for w in words], names)
-    except PerfgateError as e:
-        raise PerfgateError(f"{where}: {e}") from None
 
 
 def builds_of(args: argparse.Namespace, board: str, names: set[str] | None) -> list[Build]:
@@ -200,20 +163,22 @@ def show(record: dict, last_good: str, first_bad: str, json_out: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     board = boards.resolve(args.board)
     ab.check_boots(args)
-    names = declared(args.suites)
+    names = ab.declared(args.suites)
     builds = builds_of(args, board, names)
-    check_variables(args.var, "--var", board, names)
-    lab.load(args.lab, board)
+    ab.check_variables(args.var, "--var", board, names)
+    virtual = ab.virtual_of(args, board, {b.label: args.var + b.variables for b in builds})
     wanted = matcher(args.criterion, board, args.release)
     labels = [b.label for b in builds]
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     out = args.out or paths.results() / "bisect" / f"{board}-{stamp}"
     out.mkdir(parents=True, exist_ok=True)
     steps = Steps(args, board, out, builds)
-    report: dict = {"board": board, "lab": args.lab, "suites": [str(s) for s in args.suites], "var": args.var,
+    report: dict = {"board": board, "lab": args.lab, "virtual": virtual, "suites": [str(s) for s in args.suites],
+                    "var": args.var,
                     "builds": [asdict(b) for b in builds], "out": str(out)}  # fmt: skip
     say = sys.stderr if args.json else sys.stdout
-    print(f"bisect on {board} in lab {args.lab}: {len(builds)} builds, {labels[0]} (good) ... {labels[-1]} (bad)",
+    print(f"bisect on {board} in lab {args.lab} ({ab.KIND[virtual]}): {len(builds)} builds, {labels[0]} (good) ... "
+          f"{labels[-1]} (bad)",
           file=say)  # fmt: skip
     result: bisect.Bisect | None = None
     bad_end = ""  # why the --bad build gives no range to speak of (it did not boot, or is not worse)
