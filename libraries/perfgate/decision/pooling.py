@@ -14,7 +14,11 @@ Model, on the log scale (a throughput or a latency strays by a factor): one run 
   A suite with too few rows or df (`pool.min_rows`, `pool.min_df`) has no pooled prior: its rows take the class sd
   (or history) with `prior_df` degrees of freedom.
 - **Posterior.** sigma~_i^2 = (nu0 sigma0_i^2 + df_i s_i^2) / (nu0 + df_i), a Student t with nu0 + df_i df: a row with
-  one or two runs borrows strength from its suite, a row with many runs speaks for itself.
+  one or two runs borrows strength from its suite, a row with many runs speaks for itself. s_i^2 is within-boot: runs
+  from several boots have their boots' share taken out first (boot_factor), and a row with the board's own history
+  adds the history's within-boot variance to the pool's prior with its degrees of freedom.
+- **Between boots.** The prior's (class, row or history) between-boot part, widened as much as the within-boot part
+  when runs over several boots stray more than the prior says (never narrowed by one run's boots).
 - **For a FAIL** the guide's own spread (or the class sd where the guide prints none or an artefact) also counts, as a
   weak prior of `guide_prior_df` degrees of freedom: a board noisier than its run suggests is not failed on a
   lucky-narrow sample. And a FAIL rests on noise the board showed: never on the class prior alone (a first run whose
@@ -225,8 +229,9 @@ def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: Poo
     """The criterion's noise after this run's runs so far (see the module's text); `boots`: the boot of each value
     (runs from several boots show their between-boot part too: boot_factor takes it out)."""
     var = log_variance(values)
+    factor = boot_factor(prior, len(values), boots)
     if var is not None:
-        var /= boot_factor(prior, len(values), boots)
+        var /= factor
     df_own = len(values) - 1.0 if var is not None else 0.0
     own = var if var is not None else 0.0
     if suite.k is not None and prior.within > 0:
@@ -251,7 +256,7 @@ def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: Poo
     df_fail = df + weak
     sd_fail = math.sqrt((nu0 * sd0**2 + df_own * own + weak * (prior.guide * prior.within) ** 2) / df_fail)
     between = prior.fallback * math.sqrt(prior.between)
-    if prior.between_df is None and boot_factor(prior, len(values), boots) > 1.0 and prior.between < 1.0:
+    if prior.between_df is None and factor > 1.0 and prior.between < 1.0:
         # runs from several boots: a board noisier than its prior shows it in the within-boot part that is left once
         # the prior's share between boots is taken out (boot_factor); its between-boot part is then as much noisier
         # (the prior's share kept), never quieter than the prior says: a spread wider than the class's does not
