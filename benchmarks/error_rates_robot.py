@@ -87,13 +87,16 @@ def print_spreads(board: str, runs: list[list[dict]], regime: str = "realistic")
     import math
     import statistics
 
+    from perfgate import boards
     from perfgate.decision import sequential
     from perfgate.sim import spread as sim_spread
+    from perfgate.workloads import boot_time
 
     model = sequential.load()
     published = criteria.select(board, None).criteria
     by_id = {c.id: c for c in published}
     sim = sim_spread.load(regime=regime).excluding(list(published))
+    profile = boards.profile(board)
     firsts: dict[str, list[float]] = {}
     for entries in runs:
         for e in entries:
@@ -109,7 +112,10 @@ def print_spreads(board: str, runs: list[list[dict]], regime: str = "realistic")
             row = sim.row(by_id[cid])
             # a two-mode row: its modes' log distance counts (a boot takes one), beside its class spread
             modes = math.log(row.modes[1] / row.modes[0]) / 2 if row.modes else 0.0
-            intended.setdefault(name, []).append(math.hypot(row.sd, modes))
+            # a boot-time value is the mean of its boot cycles (workloads.boot_time.cycles): one boot's spread over
+            # the root of their count
+            cycles = boot_time.cycles([by_id[cid]], profile, {}) if by_id[cid].suite == "boot_time" else 1
+            intended.setdefault(name, []).append(math.hypot(row.sd, modes) / math.sqrt(max(cycles, 1)))
     print(
         f"run-to-run spread by noise class, from {len(runs)} runs' own first samples (median over rows), against "
         "the class figure (noise.md's median) and against what the sim sets for those rows (their own ranges):"
