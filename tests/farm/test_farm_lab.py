@@ -4,6 +4,7 @@ exporter, is tests/farm/test_farm.py.)"""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from pathlib import Path
@@ -83,10 +84,21 @@ def test_bad_labgrid_values_name_the_file_key_and_line(tmp_path, monkeypatch, ol
     assert e.value.line == line, str(e.value)
 
 
-def test_a_coordinator_that_does_not_answer_fails_in_bounded_time_naming_it() -> None:
+def _unanswered_address() -> str:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
-        address = f"127.0.0.1:{s.getsockname()[1]}"
+        return f"127.0.0.1:{s.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("before", ["nothing", "asyncio.run"])
+def test_a_coordinator_that_does_not_answer_fails_in_bounded_time_naming_it(before) -> None:
+    """Also after asyncio.run (any library, any earlier test in this thread) unset the thread's loop:
+    CI once failed here with 'There is no current event loop' instead of naming the coordinator."""
+    with pytest.raises(FarmError):
+        Farm(_unanswered_address(), timeout=5)  # labgrid stashes its loop for this thread
+    if before == "asyncio.run":
+        asyncio.run(asyncio.sleep(0))  # leaves the thread with no current loop
+    address = _unanswered_address()
     start = time.monotonic()
     with pytest.raises(FarmError, match=rf"labgrid coordinator {address}: connect"):
         Farm(address, timeout=5)

@@ -142,6 +142,9 @@ class Farm:
         self.timeout = timeout
         self.say = say
         self.loop = ensure_event_loop()  # labgrid's loop for this thread: gRPC's aio channel binds to it
+        # labgrid stashes its loop once per thread; anything since (asyncio.run, another library) may
+        # have unset the thread's current loop, and gRPC's channel asks asyncio for it, not labgrid.
+        asyncio.set_event_loop(self.loop)
         self.owner = owner or owner_name()
         host, _, port = self.address.rpartition(":")
         target = self.address if port.isdigit() and host else f"{self.address}:20408"
