@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -71,11 +70,22 @@ def test_the_serial_console_is_opened_exclusively(tmp_path: Path) -> None:
         board.close()
 
 
+# The board's power switch; the first gate's first switching waits (at most 300 s) until the test has seen the other
+# gates meet the held board, so a loaded machine (robot starting slowly) cannot let the first finish before they look.
 POWER = """import os, subprocess, sys, time
+go = os.path.join(os.path.dirname(sys.argv[3]), "go")
+deadline = time.time() + 300
+while not os.path.exists(go) and time.time() < deadline:
+    time.sleep(0.1)
 with open(sys.argv[3], "a") as log:
     log.write(f"{os.environ.get('PG_GATE', '?')} {sys.argv[2]} {time.time():.3f}\\n")
 sys.exit(subprocess.run([sys.executable, "-m", "perfgate", "sim-power", sys.argv[1], sys.argv[2]]).returncode)
 """
+
+
+def _read_into(stream, lines: list[str]) -> None:
+    for line in stream:
+        lines.append(line)
 
 
 @pytest.mark.slow
@@ -85,6 +95,8 @@ def test_two_gates_started_at_once_on_one_simulated_board_take_turns_and_a_third
     sim = subprocess.Popen([sys.executable, "-m", "perfgate", "sim", "--board", "am62xx_sk", "--state", str(state),
                             "--seed", "3"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)  # fmt: skip
     gates: dict[str, subprocess.Popen] = {}
+    printed: dict[str, list[str]] = {}
+    readers: list[threading.Thread] = []
     try:
         deadline = time.monotonic() + 30
         while not state.exists() and time.monotonic() < deadline:
@@ -94,7 +106,7 @@ def test_two_gates_started_at_once_on_one_simulated_board_take_turns_and_a_third
         power = f"{sys.executable} {tmp_path / 'power.py'} {state}"
         lab = {"name": "bench32", "kind": "hardware", "virtual": True, "description": "the sim board, by hand",
                "serial": {"port": board["serial"], "baud": 115200},
-               "power": {k: f"{power} {k} {power_log}" for k in ("on", "off", "cycle")},
+               "power": {**{k: f"{power} {k} {power_log}" for k in ("on", "off", "cycle")}, "timeout": 400},
                "login": {"user": "root"}, "ssh": {"address": "discover", "port": board["ssh_port"]},
                "tester": {"address": "host"}, "timeouts": {"boot": 60, "autoboot": 30}}  # fmt: skip
         (tmp_path / "bench32.yaml").write_text(yaml.safe_dump(lab))
@@ -106,7 +118,13 @@ def test_two_gates_started_at_once_on_one_simulated_board_take_turns_and_a_third
             genv = {**env, "PG_GATE": name, "PERFGATE_RESULTS": str(tmp_path / name / "results")}
             gates[name] = subprocess.Popen(argv, cwd=ROOT, env=genv, stdout=subprocess.PIPE,
                                            stderr=subprocess.STDOUT, text=True)  # fmt: skip
+            printed[name] = []
+            readers.append(threading.Thread(target=_read_into, args=(gates[name].stdout, printed[name]), daemon=True))
+            readers[-1].start()
             return gates[name]
+
+        def said_by(name: str) -> str:
+            return "".join(printed[name])
 
         gate("A", "-v", "BOARD_WAIT:300")  # two gates started at once
         gate("B", "-v", "BOARD_WAIT:300")
@@ -116,8 +134,18 @@ def test_two_gates_started_at_once_on_one_simulated_board_take_turns_and_a_third
             time.sleep(0.05)
         assert lock.is_file() and lock.read_text(), "neither gate took the board"
         holder = json.loads(lock.read_text())["pid"]
-        refused = gate("C")  # a third, while one of them drives the board and the other waits
-        out = {name: p.communicate(timeout=600)[0] for name, p in gates.items()}
+        waiter = "B" if gates["A"].pid == holder else "A"
+        refused = gate("C")  # a third, while one of them holds the board (its power switch held) and the other waits
+        refused.wait(300)
+        deadline = time.monotonic() + 300
+        while "waiting for it" not in said_by(waiter) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        (tmp_path / "go").touch()
+        for p in gates.values():
+            p.wait(600)
+        for r in readers:
+            r.join(30)
+        out = {name: said_by(name) for name in gates}
     finally:
         for p in gates.values():
             if p.poll() is None:
@@ -125,13 +153,12 @@ def test_two_gates_started_at_once_on_one_simulated_board_take_turns_and_a_third
         sim.terminate()
         sim.wait(10)
 
-    first, second = ("A", "B") if gates["A"].pid == holder else ("B", "A")
+    first, second = ("A", "B") if waiter == "B" else ("B", "A")
     assert gates["A"].returncode == 0 and gates["B"].returncode == 0, out["A"][-2000:] + out["B"][-2000:]
     assert refused.returncode != 0
-    # C looks while one of A and B drives the board: the first holder, or (on a loaded machine, where robot starts
-    # slowly) the second, once the first has finished; either way it names a gate that holds the board, never waits
-    named = re.search(r"am62xx_sk in LAB=bench32 is driven by another gate: pid (\d+) on ", out["C"])
-    assert named and int(named[1]) in (gates["A"].pid, gates["B"].pid), out["C"][-2000:]
+    # C looks while the first holds the board: it names that gate and never waits
+    assert f"am62xx_sk in LAB=bench32 is driven by another gate: pid {holder} on " in out["C"], out["C"][-2000:]
+    assert "waiting for it" not in out["C"]
     assert not list((tmp_path / "C" / "results").glob("**/run.json")), "a refused gate opens no run"
     said = out[second]
     assert f"is driven by another gate: pid {holder} on " in said and "waiting for it" in said, said[-2000:]
