@@ -76,6 +76,8 @@ class Answers:
         self._misses: set[tuple[str, ...]] = set()
         self._degraded: dict[tuple[str, ...], set[str]] = {}  # command -> keys whose criteria FAULTS degraded
         self.binaries: dict[str, str] = dict(KNOWN_BINARIES)
+        # the rate search under way: its command without the rate, its first rate, values, boot and draw
+        self._search: tuple[str, float, dict[str, float], int, dict[str, float]] | None = None
         if build:
             self.build()
 
@@ -180,8 +182,10 @@ class Answers:
             if exp is not None:
                 kept = {k: v for k, v in exp.values.items()
                         if k not in exp.limits or self.data.faults.degradation(exp.limits[k]) > 0}  # fmt: skip
+                by_id = {c.id: c for c in crits}
+                same = {k: by_id.get(exp.criteria[k]) if k in exp.criteria else c
+                        for k, c in _criteria(kept, crits).items()}  # fmt: skip
                 exp = sim_workloads.Expected(exp.tool, kept)
-                same = _criteria(exp.values, crits)
                 dirs = {k: c.direction if c else values.guess_direction(k) for k, c in same.items()}
                 return Answer(
                     exp.tool, command, dict(exp.values), dirs, {k: self.spread.row(c, k) for k, c in same.items()}
@@ -196,25 +200,62 @@ class Answers:
 
     def render(self, answer: Answer) -> str:
         """What the tool prints, with every value drawn around the published one. RenderError when the tool
-        has no renderer (yet)."""
-        drawn = {
-            k: self.sampler.draw(
-                v,
-                answer.directions.get(k) or values.guess_direction(k),
-                answer.spreads[k] if k in answer.spreads else self.spread.row(None, k),
-                (answer.tool, k),
-            )
-            for k, v in answer.values.items()
-        }
+        has no renderer (yet). The trials of one rate search (RFC 2544: a UDP rate, then lower ones) are one
+        measurement: they share one draw of what the board carries, as a board's capacity during one measurement is
+        one value; drawn afresh per trial, the search's answer averaged its trials' draws and strayed a fifth as far
+        as the row's runs do."""
+        held = self._trial_draw(answer)
+        drawn = (
+            held
+            if held is not None
+            else {
+                k: self.sampler.draw(
+                    v,
+                    answer.directions.get(k) or values.guess_direction(k),
+                    answer.spreads[k] if k in answer.spreads else self.spread.row(None, k),
+                    (answer.tool, k),
+                )
+                for k, v in answer.values.items()
+            }
+        )
+        self._hold(answer, drawn)
         try:
             return tools.render(answer.tool, answer.command, drawn, self.rng)
         except Exception as e:
             raise RenderError(f"perfgate sim: the {answer.tool} renderer failed for `{answer.command}`: "
                               f"{type(e).__name__}: {e}") from e  # fmt: skip
 
+    def _trial_draw(self, answer: Answer) -> dict[str, float] | None:
+        """The draw of the search this trial continues: the same command but for its rate, offered below the
+        search's first trial (a search starts at the line rate and only goes lower; the next run's search starts
+        at the line rate again), of the same values, in the same boot."""
+        trial = _trial(answer)
+        search = self._search
+        if trial is None or search is None:
+            return None
+        command, first, published, boot, drawn = search
+        same = command == trial[0] and published == answer.values and boot == self.sampler.boots
+        return dict(drawn) if same and trial[1] < first else None
+
+    def _hold(self, answer: Answer, drawn: dict[str, float]) -> None:
+        trial = _trial(answer)
+        if trial is None:
+            self._search = None
+        elif self._trial_draw(answer) is None:  # a search's first trial
+            self._search = (trial[0], trial[1], dict(answer.values), self.sampler.boots, dict(drawn))
+
     def say_problems(self) -> None:
         for p in dict.fromkeys(self.problems):
             print(f"perfgate sim: {p}", file=sys.stderr)
+
+
+def _trial(answer: Answer) -> tuple[str, float] | None:
+    """(the command without its rate, the rate offered) when `answer` is one trial of a rate search."""
+    try:
+        trial = getattr(tools.module(answer.tool), "trial", None)
+    except (ImportError, ParseError):
+        return None
+    return trial(answer.command) if trial is not None else None
 
 
 class RenderError(Exception):

@@ -54,6 +54,16 @@ def _stat_line(ticks: list[int]) -> str:
     return "cpu  " + " ".join(str(t) for t in ticks)
 
 
+def trial(command: str) -> tuple[str, float] | None:
+    """A rate-limited UDP trial (`-u -b <rate>`): the command without its rate, and the rate (bits/s); None for any
+    other run (perfgate.sim.answers holds one draw of the board over the trials of one rate search)."""
+    words = _iperf_words(command)
+    offered = _rate(_opt(words, "-b")) if "-u" in words else None
+    if not offered:
+        return None
+    return " ".join(w for i, w in enumerate(words) if w != "-b" and (i == 0 or words[i - 1] != "-b")), offered
+
+
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     """iperf 2.0.5's client output (TI's version) for `iperf -c ...` (TCP, `-d` dual test, UDP with `-b`/`-l`),
     wrapped in /proc/stat `cpu` lines when the command reads them."""

@@ -42,6 +42,21 @@ def _rate(text: str | None) -> float | None:
     return float(m.group(1)) * BITS[m.group(2).upper()]
 
 
+def trial(command: str) -> tuple[str, float] | None:
+    """A rate-limited UDP trial (`-u -b <rate>`, not 0): the command without its rate, and the rate (bits/s); None for
+    any other run (perfgate.sim.answers holds one draw of the board over the trials of one rate search)."""
+    words = _args(command)
+    if not ("-u" in words or "--udp" in words):
+        return None
+    rates = ("-b", "--bitrate", "--bandwidth")
+    offered = _rate(_opt(words, *rates))
+    if not offered:
+        return None
+    rest = [w for i, w in enumerate(words) if w not in rates and (i == 0 or words[i - 1] not in rates)
+            and not w.startswith(tuple(f"{r}=" for r in rates if r.startswith("--")))]  # fmt: skip
+    return " ".join(rest), offered
+
+
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     """iperf3 3.12's `-J` output for a client command (`-s` servers print nothing with `-D`)."""
     words = _args(command)

@@ -27,6 +27,21 @@ def offered_rate(glob: dict[str, str], size: int) -> float | None:
     return int(glob["-b"]) * size * 8 / wait_seconds(glob["-w"])
 
 
+def trial(command: str) -> tuple[str, float] | None:
+    """A rate-limited UDP trial (`-b <burst> -w <wait>`): the command without its rate, and the rate offered (bits/s);
+    None for any other run (perfgate.sim.answers holds one draw of the board over the trials of one rate search)."""
+    for words in invocations(command):
+        glob, test = options(words)
+        if not words[0].endswith("netperf") or not glob.get("-t", "").upper().startswith("UDP"):
+            continue
+        offered = offered_rate(glob, int(test.get("-m", "1472")))
+        if offered:
+            rate = ("-b", "-w")
+            rest = [w for i, w in enumerate(words) if w not in rate and (i == 0 or words[i - 1] not in rate)]
+            return " ".join(rest), offered
+    return None
+
+
 def _banner(test: str, host: str, interval: bool, local: str = "") -> str:
     """netperf's test banner. Unbound, the local end prints as `0.0.0.0 (0.0.0.0)` (TI's logs); bound with the
     global `-L <address>`, it prints as the remote end does, `<address> ()` (as a real netperf 2.7.0 run prints it:

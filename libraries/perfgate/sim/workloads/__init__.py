@@ -26,6 +26,9 @@ class Expected:
     # datagrams), by the criterion each stands for: drawn apart they would bias what they cap, so the board
     # answers them only when -v FAULTS degrades that criterion (a degraded packet rate still shows)
     limits: dict[str, str] = field(default_factory=dict)
+    # keys of `values` by the criterion each is drawn as (its spread, its noise class): needed where a value is not
+    # the published one (a throughput in datagram bytes); a key without is matched to the criterion of its value
+    criteria: dict[str, str] = field(default_factory=dict)
 
 
 Answer = Callable[[Workload, str, list[Criterion], dict, dict], "Expected | None"]

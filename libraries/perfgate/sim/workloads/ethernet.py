@@ -26,14 +26,16 @@ def expected(wl: Ethernet, command: str, criteria: list[Criterion], profile: dic
         if m.port != port or not _answers(m, kind, direction, datagram, limited):
             continue
         values = net.published(keys, criteria)
+        ids = {k: keys[k][0] for k in values}
         if m.frame and m.datagram and net.THROUGHPUT in values:  # the tool prints datagram bytes
             values[net.THROUGHPUT] = values[net.THROUGHPUT] * m.datagram / m.frame
         if tool == "netperf" and direction == "ingress" and net.CPU in values:
             values[net.REMOTE_CPU] = values.pop(net.CPU)  # the DUT is netperf's remote end
+            ids[net.REMOTE_CPU] = ids.pop(net.CPU)
         # a row's packets column is its throughput counted in packets (one measurement): a cap only when degraded
         # (perfgate.sim.workloads.ipsec; drawn apart it pulled the 1518-byte ingress throughput low)
         limits = {net.KPPS: keys[net.KPPS][0]} if net.KPPS in keys and net.THROUGHPUT in values else {}
-        return Expected(tool=tool, values=values, limits=limits)
+        return Expected(tool=tool, values=values, limits=limits, criteria=ids)
     return None
 
 

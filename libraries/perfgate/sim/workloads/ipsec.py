@@ -29,4 +29,4 @@ def expected(wl: Ipsec, command: str, criteria: list[Criterion], profile: dict, 
     # packets cap it only when -v FAULTS degrades them (Expected.limits).
     values = net.published(keys, criteria)
     limits = {KPPS: keys[KPPS][0]} if KPPS in keys and net.THROUGHPUT in values else {}
-    return Expected(tool="iperf3", values=values, limits=limits)
+    return Expected(tool="iperf3", values=values, limits=limits, criteria={k: keys[k][0] for k in values})
