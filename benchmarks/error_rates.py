@@ -318,7 +318,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=20, help="healthy gate runs per board")
     ap.add_argument("--degraded", type=int, default=20, help="gate runs with one criterion regressed by 15%%")
     ap.add_argument("--regime", default=None, help="the simulated board's noise regime (variables/sim.yaml: "
-                    "quiet, realistic, harsh; default the file's)")  # fmt: skip
+                    "quiet, realistic, published, harsh; default the file's)")  # fmt: skip
     ap.add_argument("--spread", type=float, default=None, help="SIM_SPREAD: a cap on every row's sd")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--boot-cycles", type=int, help="BOOT_CYCLES: boots per boot-time value (default: the guide's)")
@@ -362,10 +362,11 @@ def main() -> int:
                     f"{int(gates) * (int(runs or 3) * one + plan_budget.boot_seconds) / 3600:.1f} h of lab time"
                 )
         # as the gate does when the run opens (perfgate.run.plan.allocate): which criteria stay at their tolerance
-        b.own = allocated(b, policy, model, plan_budget)
-        result = report_board(b, args, policy, model, plan_budget, spread.excluding(b.crits), rng)
+        board_model = model.for_board(b.crits, b.arte)  # as perfgate.run.session.Session.judge does
+        b.own = allocated(b, policy, board_model, plan_budget)
+        result = report_board(b, args, policy, board_model, plan_budget, spread.excluding(b.crits), rng)
         if args.cost:
-            result["cost"] = cost(b, policy, model, plan_budget, [int(k) for k in args.cost.split(",") if k.strip()])
+            result["cost"] = cost(b, policy, board_model, plan_budget, [int(k) for k in args.cost.split(",") if k.strip()])
             for row in result["cost"]:
                 if not args.json:
                     print(

@@ -73,6 +73,7 @@ def stated_detectable(board: str) -> dict[str, float]:
 
     model, plan_budget, policy = sequential.load(), budget.load(), Policy.load()
     b = error_rates.load_board(board, plan_budget, 3)
+    model = model.for_board(b.crits, b.arte)  # as perfgate.run.session.Session.judge does
     judge = Judge(policy, model, {}, "median", plan_budget, judged=len(b.crits), artefacts=b.arte)
     judge.allocate({s: (cs, b.commands[s], 3) for s, cs in b.suites.items()})
     b.own = judge.own
@@ -136,7 +137,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=20, help="undegraded runs")
     ap.add_argument("--degraded", type=int, default=20, help="runs with one criterion regressed by 15 %%")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--regime", default="realistic", help="SIM_NOISE: quiet, realistic (default) or harsh")
+    ap.add_argument("--regime", default="realistic", help="SIM_NOISE: quiet, realistic (default), published or harsh")
     ap.add_argument("--spread", type=float, default=None, help="SIM_SPREAD: a cap on every row's sd")
     ap.add_argument("--save", default="", help="write the healthy runs' metrics.json entries to this file")
     ap.add_argument("--spreads-of", default="", help="only print the class spreads of runs saved with --save")

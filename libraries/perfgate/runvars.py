@@ -96,7 +96,7 @@ KNOWN: dict[str, str] = {
     "SIM_SEED": "the simulated board's random seed",
     "SIM_SPREAD": "the simulated board's widest relative spread",
     "CALIBRATE": "an A/A calibration run: every command runs this many times (2 or more) on a known-good board",
-    "SIM_NOISE": "the simulated board's noise regime (variables/sim.yaml: quiet, realistic, harsh)",
+    "SIM_NOISE": "the simulated board's noise regime (variables/sim.yaml: quiet, realistic, published, harsh)",
     "BOARD_WAIT": "seconds a gate waits for a board another gate drives (default 0: refuse at once, naming it)",
     "SQUAD": "publish the finished run to SQUAD: a project's URL, lab (the lab's squad section) or off",
     "BASELINE": "the run each criterion is also compared with: last-accepted (default), a run, or none",

@@ -176,7 +176,7 @@ def test_the_products_default_regime_is_realistic(monkeypatch: pytest.MonkeyPatc
 
 
 def test_sim_noise_names_the_known_regimes() -> None:
-    with pytest.raises(DataError, match=r"SIM_NOISE: 'loud' is not a noise regime \(known: quiet, realistic, harsh"):
+    with pytest.raises(DataError, match=r"SIM_NOISE: 'loud' is not a noise regime \(known: quiet, realistic, published, harsh"):
         spread.regime_from("loud")
     assert spread.regime_from("") is None and spread.regime_from("harsh") == "harsh"
 

@@ -92,6 +92,29 @@ def row_sd(c: Criterion, cls: NoiseClass, artefact: str = "", level: str = "sd")
     return min(max(g[0], base / 2), cls.p90 if level != "p90" else 2 * cls.p90)
 
 
+def shaped_sd(c: Criterion, cls: NoiseClass, typical: float | None, artefact: str = "", level: str = "sd") -> float:
+    """A row's relative sd of one run where the class's figure sets the level and the guide the shape: its guide's
+    spread over `typical` (the board's typical row of the class, see typical_sd) times the class's figure, clamped as
+    row_sd clamps; the class's figure for a row without a usable spread or a board without a typical row."""
+    base = cls.p90 if level == "p90" else cls.sd
+    g = None if artefact else guide_sd(c)
+    if g is None or not typical:
+        return base
+    return min(max(base * g[0] / typical, base / 2), cls.p90 if level != "p90" else 2 * cls.p90)
+
+
+def typical_sd(rows: list[Criterion], artefacts: frozenset[str] | set[str] = frozenset(),
+               bimodal_ratio: float = 3.0) -> float | None:  # fmt: skip
+    """The median of the guide spreads of `rows` (one class of one board), artefacts and two-mode rows left out
+    (their min/max are not a spread); None when none prints one."""
+    sds = sorted(g[0] for c in rows if c.id not in artefacts and not bimodal(c, bimodal_ratio)
+                 and (g := guide_sd(c)) is not None and g[0] > 0)  # fmt: skip
+    if not sds:
+        return None
+    mid = len(sds) // 2
+    return sds[mid] if len(sds) % 2 else math.sqrt(sds[mid - 1] * sds[mid])
+
+
 def _line(text: str, needle: str) -> int | None:
     return next((i for i, ln in enumerate(text.splitlines(), 1) if needle in ln), None)
 
@@ -164,7 +187,9 @@ class Regime:
     name: str
     description: str = ""
     level: str = "sd"  # the class figure rows without a published spread take: sd (typical) or p90
-    guide: str = "d2"  # how a published range is read: d2 (range / d2(N), clamped to the class) or range4 (today's)
+    # how a published range is read: d2 (range / d2(N), clamped to the class), shape (range / d2(N) relative to the
+    # board's typical row of its class, which sits at the class figure) or range4 (range / 4: the old sim)
+    guide: str = "d2"
     cap: float | None = None  # every row's sd at most this
     between: bool = True  # a share of the noise between boots
     tails: bool = True  # maxima jump now and then
@@ -196,8 +221,8 @@ def regimes(path: Path | None = None) -> tuple[str, dict[str, Regime]]:
         if bad:
             raise DataError(f"regimes.{name}: unknown key {bad[0]!r} (expected {', '.join(REGIME_KEYS)})", path, line)
         level, guide = spec.get("level", "sd"), spec.get("guide", "d2")
-        if level not in ("sd", "p90") or guide not in ("d2", "range4"):
-            raise DataError(f"regimes.{name}: level must be sd or p90, guide d2 or range4", path, line)
+        if level not in ("sd", "p90") or guide not in ("d2", "shape", "range4"):
+            raise DataError(f"regimes.{name}: level must be sd or p90, guide d2, shape or range4", path, line)
         try:
             cap = None if spec.get("cap") is None else float(spec["cap"])
             failed = float(spec.get("failed", 1.0))

@@ -90,10 +90,38 @@ class NoiseModel:
     pool: PoolSettings = field(default_factory=PoolSettings)
     classes: list[NoiseClass] = field(default_factory=list)
     bimodal_ratio: float = 3.0  # a published max this many times its min: two modes, not a spread
+    # how a row's published range sets its prior: `own` (that range, believed within its class's), or `wider` (the
+    # wider of that and the row's place in its class at the class's figure: noiseclass.shaped_sd)
+    guide: str = "wider"
+    # each class's typical row on the board judged (noiseclass.typical_sd; for_board), for the `wider` reading
+    typical: dict[str, float | None] = field(default_factory=dict)
     beta_gate: float = 0.05  # per gate: a healthy board fails for want of a pass (inconclusive) at most this often
 
     def class_of(self, c: Criterion) -> NoiseClass:
         return noiseclass.class_of(c, self.classes, self.default)
+
+    def for_board(self, criteria: list[Criterion], artefacts: dict[str, str] | None = None) -> NoiseModel:
+        """This model for one board's criteria: each class's typical row there, which the `wider` reading needs."""
+        by_class: dict[str, list[Criterion]] = {}
+        for c in criteria:
+            by_class.setdefault(self.class_of(c).name, []).append(c)
+        skip = frozenset(artefacts or {})
+        typical = {k: noiseclass.typical_sd(rows, skip, self.bimodal_ratio) for k, rows in by_class.items()}
+        return replace(self, typical=typical)
+
+    def guide_row(self, c: Criterion, k: NoiseClass, artefact: str, g: tuple[float, str]) -> tuple[float, str]:
+        """A row's prior from its published range, and how it was read: its own range (clamped to its class's), or
+        where the `wider` reading finds more, its place in its class at the class's figure (TI's ranges are of
+        2-9 runs; one board's class reads 0.5-2.5x the public figure): a prior no narrower than real noise."""
+        own = noiseclass.row_sd(c, k, artefact)
+        typical = self.typical.get(k.name)
+        if self.guide != "wider" or not typical:
+            return own, g[1]
+        shaped = noiseclass.shaped_sd(c, k, typical, artefact)
+        if shaped <= own:
+            return own, g[1]
+        return shaped, (f"{g[1]}; {g[0] / typical:.2g} x the board's typical {k.name} row, at the class's "
+                        f"{k.sd * 100:.1f}%")  # fmt: skip
 
     def prior(self, c: Criterion, history: list[float] | list[list[float]] | None = None, artefact: str = "",
               averaged: int = 1) -> Prior:  # fmt: skip
@@ -102,8 +130,7 @@ class NoiseModel:
         one run's noise over sqrt(averaged), history excepted (its values are such means already)."""
         k = self.class_of(c)
         g = None if artefact else noiseclass.guide_sd(c)
-        row = noiseclass.row_sd(c, k, artefact) if g else None
-        how = g[1] if g else ""
+        row, how = self.guide_row(c, k, artefact, g) if g else (None, "")
         if g and noiseclass.bimodal(c, self.bimodal_ratio):  # two modes: its whole log range, unclamped
             assert c.min is not None and c.max is not None
             row, how = math.log(c.max / c.min) / noiseclass.D2[2], f"two modes, {c.min:g} and {c.max:g}"
@@ -175,7 +202,7 @@ def _number(value: object, what: str, path: Path, line: int | None, low: float, 
     return number
 
 
-KEYS = ("alpha_pass", "alpha_gate", "beta_gate", "bimodal_ratio", "default", "pool", "classes")
+KEYS = ("alpha_pass", "alpha_gate", "beta_gate", "bimodal_ratio", "guide", "default", "pool", "classes")
 POOL_KEYS = ("prior_df", "guide_prior_df", "min_rows", "min_df", "max_prior_df", "between_df")
 
 
@@ -207,6 +234,9 @@ def load(path: Path | None = None) -> NoiseModel:
     model.beta_gate = _number(data.get("beta_gate", 0.05), "beta_gate", path, _line(text, "beta_gate:"), 0, 0.5)
     model.bimodal_ratio = _number(data.get("bimodal_ratio", 3.0), "bimodal_ratio", path,
                                   _line(text, "bimodal_ratio:"), 1, 1e6)  # fmt: skip
+    model.guide = str(data.get("guide", "wider"))
+    if model.guide not in ("own", "wider"):
+        raise DataError(f"guide: must be own or wider, not {model.guide!r}", path, _line(text, "guide:"))
     classes = data.get("classes") or []
     if not isinstance(classes, list):
         raise DataError("classes: must be a list", path, _line(text, "classes:"))

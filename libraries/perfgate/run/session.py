@@ -192,8 +192,10 @@ class Session:
         assert self.selection is not None and self.policy is not None
         judged = [c for c in self.selection.criteria if not self.selected or c.suite in self.selected]
         s = self.settings
-        return Judge(self.policy, s.noise, self.history, s.aggregate, s.budget or budget.load(s.repeat),
-                     max(len(judged), 1), artefacts.find(self.selection.criteria), calibrate=s.calibrate)  # fmt: skip
+        found = artefacts.find(self.selection.criteria)
+        noise = s.noise.for_board(self.selection.criteria, found) if s.noise is not None else None
+        return Judge(self.policy, noise, self.history, s.aggregate, s.budget or budget.load(s.repeat),
+                     max(len(judged), 1), found, calibrate=s.calibrate)  # fmt: skip
 
     def suite_criteria(self, suite: str) -> list[Criterion]:
         """The criteria a suite judges in this run (its file in the run's criteria directory)."""

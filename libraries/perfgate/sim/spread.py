@@ -2,9 +2,12 @@
 the noise classes of variables/noise.yaml (perfgate.decision.noiseclass: the public repeated-run figures real
 boards show).
 
-Per row: its guide's own range read for its run count (range / d2(N)), believed within its class's range, else its
-class's figure; a share of it between boots (perfgate.sim.values.Sampler draws one offset per class per boot); heavy
-tails for maxima; occasional failed runs; rows the guide shows in two modes drawn from one mode per boot.
+Per row (`guide: shape`, the realistic regime): its class's figure (noise.md's median: public repeated-run data) sets
+the level and its guide's own range read for its run count (range / d2(N)) its place in the class: the board's typical
+row of the class sits at the figure, a row the guide shows twice as wide at twice it (believed within the class's
+range); a row without a range takes the class's figure. `guide: d2` takes each row's own range as its level. A share
+of it between boots (perfgate.sim.values.Sampler draws one offset per class per boot); heavy tails for maxima;
+occasional failed runs; rows the guide shows in two modes drawn from one mode per boot.
 SIM_SPREAD caps every row's sd (a number), SIM_NOISE chooses the regime."""
 
 from __future__ import annotations
@@ -43,13 +46,21 @@ class Spread:
     cap: float | None = None  # SIM_SPREAD
     # criterion ids whose published min/max is not a spread (perfgate.decision.artefacts): drawn with their class spread
     artefacts: frozenset[str] = frozenset()
+    # each class's typical row on this board (the median of its rows' guide spreads): where the regime reads the
+    # guide's ranges as a shape (`guide: shape`), that row sits at the class's figure and the others around it
+    typical: dict[str, float | None] = field(default_factory=dict)
     _cache: dict = field(default_factory=dict, repr=False)
 
     def excluding(self, criteria: list[Criterion]) -> Spread:
         """This spread, with the artefact spreads among `criteria` (the board's) never used."""
         from perfgate.decision import artefacts
 
-        return replace(self, artefacts=self.artefacts | frozenset(artefacts.find(criteria)), _cache={})
+        found = self.artefacts | frozenset(artefacts.find(criteria))
+        by_class: dict[str, list[Criterion]] = {}
+        for c in criteria:
+            by_class.setdefault(noiseclass.class_of(c, self.classes, self.default).name, []).append(c)
+        typical = {k: noiseclass.typical_sd(rows, found, self.bimodal_ratio) for k, rows in by_class.items()}
+        return replace(self, artefacts=found, typical=typical, _cache={})
 
     def row(self, c: Criterion | None, metric: str = "") -> RowNoise:
         """How the sim draws a criterion's value (a metric without criterion: the classes matching its name)."""
@@ -68,7 +79,9 @@ class Spread:
             g = None if artefact else seq.from_guide(c)
             sd = (c.max - c.min) / (4 * abs(c.value)) if g is not None and c.max is not None and c.min is not None \
                 else (k.p90 if r.level == "p90" else k.sd)  # fmt: skip
-        else:
+        elif r.guide == "shape" and k.name in self.typical:
+            sd = noiseclass.shaped_sd(c, k, self.typical[k.name], artefact, r.level)
+        else:  # d2, or shape before the board's rows are known (excluding): the row's own range
             sd = noiseclass.row_sd(c, k, artefact, r.level)
         cap = min(x for x in (r.cap, self.cap, 10.0) if x is not None)
         sd = min(sd, cap)
