@@ -95,3 +95,30 @@ def test_ab_checks_its_builds_as_bisect_does_and_never_mixes_virtual_with_hardwa
     assert cli.main([command, NBENCH, "--board", "am62xx_sk", *args, "--out", str(tmp_path / "o")]) == 2
     assert says in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_build_that_booted_but_measured_nothing_is_named_so_not_as_not_booting(tmp_path: Path, monkeypatch) -> None:
+    """A build whose boot came up (the gate read its Linux's state around a command) but whose commands measured no
+    criterion (its tool missing) is skipped like one that did not boot, and said to have measured nothing; one the
+    gate never read did not boot. Both from what the run's metrics.json holds (commands.ab.booted)."""
+    import argparse
+
+    from perfgate.commands import ab, bisect
+
+    state = {"run": 1, "before": {"boot": "09f722ca"}, "after": {"boot": "09f722ca"}}
+    assert ab.booted([{"id": "x", "board_state": [state]}])
+    assert not ab.booted([{"id": "x", "board_state": []}, {"id": "y"}])
+    up = {"b1": True, "b2": False}
+
+    def decide(args, board, where, builds, keep):  # the A/B of a candidate whose boot measured nothing
+        label = "b1" if builds["B"] == ["X:1"] else "b2"
+        raise ab.NothingMeasured("B", 1, where, f"{label}: `nbench` is not on the board", booted=up[label])
+
+    monkeypatch.setattr(ab, "decide", decide)
+    args = argparse.Namespace(var=[])
+    steps = bisect.Steps(args, "am62xx_sk", tmp_path, [bisect.Build("b0", [], "--good"),
+                                                       bisect.Build("b1", ["X:1"], "--build"),
+                                                       bisect.Build("b2", ["X:2"], "--bad")])  # fmt: skip
+    assert steps("b0", "b1") is None and steps.last()["verdict"] == "measured nothing"
+    assert "it booted, but measured nothing: b1: `nbench` is not on the board" in steps.last()["reason"]
+    assert steps("b0", "b2") is None and steps.last()["verdict"] == "did not boot"

@@ -431,3 +431,15 @@ def test_healthy_gates_pass_on_the_realistic_sim_where_the_guides_class_is_quiet
 
     assert passes(board) >= 18
     assert passes(replace(board, guide="own")) <= 14
+
+
+def test_a_cpu_bound_rate_is_no_cpu_load() -> None:
+    """The CPU-load class is the guides' CPU-load columns (every one in %: `CPU Load`, `Read EXT4 CPU Load (%)`,
+    `CPU Load % (LOCAL_CPU_UTIL)`), not any metric naming a CPU: stress-ng's `cpu bogo ops/s` (qemu_arm64's own
+    criteria) took its 13 % prior before."""
+    for metric, unit in (("CPU Load", "%"), ("Read EXT4 CPU Load (%)", "%"), ("CPU Load % (LOCAL_CPU_UTIL)", "%")):
+        c = crit("r", suite="ethernet", chapter="network", metric=metric, unit=unit)
+        assert MODEL.class_of(c).name == "cpu-load"
+    bogo = crit("stress-ng", suite="custom", chapter="custom", metric="cpu bogo ops/s (real time)", unit="bogo ops/s")
+    assert MODEL.class_of(bogo).name != "cpu-load"
+    assert spread.load(regime="realistic").row(None, "remote cpu load (%)").cls == "cpu-load"  # the sim's own names

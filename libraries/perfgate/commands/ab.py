@@ -110,11 +110,18 @@ def virtual_of(args: argparse.Namespace, board: str, builds: dict[str, list[str]
 
 
 class NothingMeasured(PerfgateError):
-    """A boot that measured none of the suites' criteria: the build did not come up (or ran nothing)."""
+    """A boot that measured none of the suites' criteria: the build did not come up (`booted` False), or came up and
+    ran nothing that measured (True: the gate read the board's state around its commands)."""
 
-    def __init__(self, build: str, boot: int, run: Path, why: str) -> None:
-        self.build, self.boot, self.run, self.why = build, boot, run, why
+    def __init__(self, build: str, boot: int, run: Path, why: str, booted: bool = False) -> None:
+        self.build, self.boot, self.run, self.why, self.booted = build, boot, run, why, booted
         super().__init__(f"boot {boot} of build {build} measured nothing ({run})" + (f": {why}" if why else ""))
+
+
+def booted(entries: list[dict]) -> bool:
+    """Whether a run's board came up: the gate read its Linux's state (a boot id) around some command."""
+    return any((s.get(when) or {}).get("boot") for e in entries for s in e.get("board_state") or []
+               if isinstance(s, dict) for when in ("before", "after"))  # fmt: skip
 
 
 class Boots:
@@ -149,7 +156,8 @@ class Boots:
         values = select.values_of(entries, "")
         if not values:
             why = next((e["message"] for e in entries if e.get("message")), "")  # the first criterion's
-            raise NothingMeasured(build, self.count[build], runs[-1], why.partition(": not measured: ")[2] or why)
+            raise NothingMeasured(build, self.count[build], runs[-1], why.partition(": not measured: ")[2] or why,
+                                  booted(entries))  # fmt: skip
         return values
 
     def _runs(self, results: Path) -> list[Path]:

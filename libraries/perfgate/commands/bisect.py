@@ -8,8 +8,9 @@ simulated board a configuration, `FAULTS:degrade:<id glob>:5`; in a lab whatever
 the builds' boots interleaved, each criterion decided by the two-sample rule within --min-boots/--max-boots) between
 the known good build and a build in between, over the criteria that regressed: those given with --criterion (an id,
 an id glob or a name), or those a first A/B of --good against --bad finds worse. perfgate.baseline.bisect moves the
-range: only `worse` moves the bad end (an improvement is never blamed), a build whose boot measured nothing (it did
-not come up) is skipped and named. Everything goes under --out (default results/bisect/<board>-<time>/): each step's
+range: only `worse` moves the bad end (an improvement is never blamed), a build whose boot measured nothing is skipped
+and named: "did not boot" when the gate never read its Linux, "measured nothing" when it booted and its commands
+measured no criterion. Everything goes under --out (default results/bisect/<board>-<time>/): each step's
 boots and bisect.json.
 Exit status: 0 when the first worse build is found, 1 when it is not (the bad build not worse, a step undecided
 both ways, or builds that did not boot left in the range), 2 on bad input (an unknown variable or lab in a build,
@@ -33,6 +34,7 @@ from perfgate.commands import ab
 from perfgate.errors import PerfgateError
 
 NO_BOOT = "did not boot"
+NOTHING = "measured nothing"  # it booted (the gate read its state) but no command measured a criterion
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -138,7 +140,10 @@ class Steps:
         except ab.NothingMeasured as e:
             if e.build != "B":
                 raise PerfgateError(f"step {n}: {good}, the reference, measured nothing: {e}") from None
-            record.update(verdict=NO_BOOT, reason=f"its boot measured nothing: {e.why[:200]}", run=str(e.run))
+            if e.booted:
+                record.update(verdict=NOTHING, reason=f"it booted, but measured nothing: {e.why[:200]}", run=str(e.run))
+            else:
+                record.update(verdict=NO_BOOT, reason=f"its boot measured nothing: {e.why[:200]}", run=str(e.run))
             return None
         record.update(verdict=overall(done), order=done.order, criteria=done.criteria_json())
         those = [o.change for o in done.final.values() if o.change.verdict == record["verdict"]]
@@ -188,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         worse = sorted(cid for cid, c in first.get("criteria", {}).items() if c["verdict"] == rule.WORSE)
         show(first, labels[0], labels[-1], args.json)
         if verdict is None or not worse:
-            bad_end = f"{labels[-1]} (--bad) did not boot" if verdict is None else \
+            bad_end = f"{labels[-1]} (--bad) {first['verdict']}" if verdict is None else \
                 f"{labels[-1]} (--bad) is not worse than {labels[0]} in any criterion the suites measure"  # fmt: skip
             result = bisect.Bisect(labels[0], labels[-1], stopped=bad_end)
         wanted = set(worse)
@@ -201,24 +206,26 @@ def run(args: argparse.Namespace) -> int:
         if result.first_bad == labels[-1] and result.found and not compared:  # the bad end was never compared
             confirmed = steps(labels[0], labels[-1])
             if confirmed is None:
-                bad_end = f"{labels[-1]} (--bad) did not boot"
+                bad_end = f"{labels[-1]} (--bad) {steps.last()['verdict']}"
             elif confirmed != rule.WORSE:
                 bad_end = f"{labels[-1]} (--bad) is not shown worse than {labels[0]} in the criteria asked for"
             result.stopped = bad_end
             show(steps.last(), result.last_good, result.first_bad, args.json)
     describe = bad_end or result.describe()
     no_boot = {s["candidate"]: s["reason"] for s in steps.done if s["verdict"] == NO_BOOT}
+    nothing = {s["candidate"]: s["reason"] for s in steps.done if s["verdict"] == NOTHING}
     report.update(steps=steps.done, result={
         "found": result.found, "last_good": result.last_good, "first_bad": result.first_bad,
-        "skipped": result.skipped, "did_not_boot": no_boot, "stopped": result.stopped,
+        "skipped": result.skipped, "did_not_boot": no_boot, "measured_nothing": nothing, "stopped": result.stopped,
         "describe": describe})  # fmt: skip
     (out / "bisect.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         print(f"\nfirst bad build: {result.first_bad if result.found else 'not found'}: {describe}")
-        for name, reason in no_boot.items():
-            inside = " (inside the range: the change may lie in it)" if name in result.skipped else ""
-            print(f"did not boot: {name}{inside}: {reason}")
+        for what, skipped in ((NO_BOOT, no_boot), (NOTHING, nothing)):
+            for name, reason in skipped.items():
+                inside = " (inside the range: the change may lie in it)" if name in result.skipped else ""
+                print(f"{what}: {name}{inside}: {reason}")
         print(f"\n{out / 'bisect.json'}")
     return 0 if result.found else 1
