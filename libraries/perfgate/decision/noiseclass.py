@@ -115,6 +115,20 @@ def typical_sd(rows: list[Criterion], artefacts: frozenset[str] | set[str] = fro
     return sds[mid] if len(sds) % 2 else math.sqrt(sds[mid - 1] * sds[mid])
 
 
+def typicals(
+    criteria: list[Criterion],
+    classes: list[NoiseClass],
+    default: NoiseClass,
+    artefacts: frozenset[str] | set[str] = frozenset(),
+    bimodal_ratio: float = 3.0,
+) -> dict[str, float | None]:
+    """Each noise class's typical row among one board's criteria (typical_sd), by class name."""
+    by_class: dict[str, list[Criterion]] = {}
+    for c in criteria:
+        by_class.setdefault(class_of(c, classes, default).name, []).append(c)
+    return {k: typical_sd(rows, artefacts, bimodal_ratio) for k, rows in by_class.items()}
+
+
 def _line(text: str, needle: str) -> int | None:
     return next((i for i, ln in enumerate(text.splitlines(), 1) if needle in ln), None)
 

@@ -102,11 +102,8 @@ class NoiseModel:
 
     def for_board(self, criteria: list[Criterion], artefacts: dict[str, str] | None = None) -> NoiseModel:
         """This model for one board's criteria: each class's typical row there, which the `wider` reading needs."""
-        by_class: dict[str, list[Criterion]] = {}
-        for c in criteria:
-            by_class.setdefault(self.class_of(c).name, []).append(c)
-        skip = frozenset(artefacts or {})
-        typical = {k: noiseclass.typical_sd(rows, skip, self.bimodal_ratio) for k, rows in by_class.items()}
+        typical = noiseclass.typicals(criteria, self.classes, self.default, frozenset(artefacts or {}),
+                                      self.bimodal_ratio)  # fmt: skip
         return replace(self, typical=typical)
 
     def guide_row(self, c: Criterion, k: NoiseClass, artefact: str, g: tuple[float, str]) -> tuple[float, str]:

@@ -56,10 +56,7 @@ class Spread:
         from perfgate.decision import artefacts
 
         found = self.artefacts | frozenset(artefacts.find(criteria))
-        by_class: dict[str, list[Criterion]] = {}
-        for c in criteria:
-            by_class.setdefault(noiseclass.class_of(c, self.classes, self.default).name, []).append(c)
-        typical = {k: noiseclass.typical_sd(rows, found, self.bimodal_ratio) for k, rows in by_class.items()}
+        typical = noiseclass.typicals(criteria, self.classes, self.default, found, self.bimodal_ratio)
         return replace(self, artefacts=found, typical=typical, _cache={})
 
     def row(self, c: Criterion | None, metric: str = "") -> RowNoise:
