@@ -366,7 +366,8 @@ def main() -> int:
         b.own = allocated(b, policy, board_model, plan_budget)
         result = report_board(b, args, policy, board_model, plan_budget, spread.excluding(b.crits), rng)
         if args.cost:
-            result["cost"] = cost(b, policy, board_model, plan_budget, [int(k) for k in args.cost.split(",") if k.strip()])
+            ks = [int(k) for k in args.cost.split(",") if k.strip()]
+            result["cost"] = cost(b, policy, board_model, plan_budget, ks)
             for row in result["cost"]:
                 if not args.json:
                     print(

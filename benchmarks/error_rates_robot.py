@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import subprocess
@@ -85,14 +86,31 @@ def stated_detectable(board: str) -> dict[str, float]:
 QUANTISED = ("dhrystone", "whetstone")  # tick-quantised: every value is 1e8/k or 2e8/k for k timer ticks
 
 
+def printed_step(values: list[float]) -> float:
+    """The relative step a row's values are printed in (lmbench prints lat_ops to 0.01 ns: 2 % of 0.48 ns): the
+    last decimal any of them carries, over their median."""
+    decimals = max((len(repr(v).split(".")[1].rstrip("0")) if "." in repr(v) and "e" not in repr(v) else 0)
+                   for v in values)  # fmt: skip
+    middle = sorted(values)[len(values) // 2]
+    return 10.0**-decimals / middle if middle > 0 else 0.0
+
+
+def jump_variance(jumps: float) -> float:
+    """The variance a maximum's jumps (1.3-2x worse with chance `jumps` a run: perfgate.sim.values) add to its log."""
+    logs = [math.log(1.3 + 0.7 * (i + 0.5) / 1000) for i in range(1000)]  # log of a uniform 1.3-2 jump
+    mean, square = sum(logs) / len(logs), sum(x * x for x in logs) / len(logs)
+    return jumps * square - (jumps * mean) ** 2
+
+
 def print_spreads(board: str, runs: list[list[dict]], regime: str = "realistic") -> None:
     """Each noise class's run-to-run spread as the runs' own samples show it (each run a fresh boot: its first sample
     of every criterion), the median over the class's rows of the sd of the logs, beside the class's figure in
     variables/noise.yaml (shared/reference/noise.md's median) and beside the median of what the simulated board sets
     for those rows (perfgate.sim.spread): their ratios. As noise.md reads its figures: a boot-time value, the mean of
     its boot cycles, counts as one boot's spread (times the root of their count); the rows noise.md leaves out of its
-    medians (tick-quantised Dhrystone and Whetstone, artefact ranges, two-mode rows) are shown apart."""
-    import math
+    medians (tick-quantised Dhrystone and Whetstone, artefact ranges, two-mode rows) are shown apart. A row printed
+    coarsely (lat_ops to 0.01 ns) has the rounding's variance, step^2 / 12, taken out of its spread (Sheppard's
+    correction); a maximum's jumps count in what the sim sets."""
     import statistics
 
     from perfgate import boards
@@ -123,18 +141,22 @@ def print_spreads(board: str, runs: list[list[dict]], regime: str = "realistic")
         # a boot-time value is the mean of its boot cycles (workloads.boot_time.cycles): one boot's spread is the
         # root of their count times the mean's
         cycles = max(boot_time.cycles([c], profile, {}) if c.suite == "boot_time" else 1, 1)
-        measured = statistics.stdev(math.log(v) for v in values) * math.sqrt(cycles)
+        rounding = printed_step(values) ** 2 / 12  # Sheppard's correction
+        spread = statistics.variance(math.log(v) for v in values)
+        measured = math.sqrt(max(spread - rounding, 0.0)) * math.sqrt(cycles)
         modes = math.log(row.modes[1] / row.modes[0]) / 2 if row.modes else 0.0  # a boot takes one of its modes
+        meant = math.sqrt(row.sd**2 + modes**2 + jump_variance(row.jumps))
         why = ("two modes" if row.modes else "tick-quantised" if c.suite in QUANTISED
                else "artefact range" if cid in sim.artefacts else "")  # fmt: skip
         if why:
-            apart.setdefault(f"{name}, {why}", []).append((measured, math.hypot(row.sd, modes)))
+            apart.setdefault(f"{name}, {why}", []).append((measured, meant))
             continue
         per_class.setdefault(name, []).append(measured)
-        intended.setdefault(name, []).append(row.sd)
+        intended.setdefault(name, []).append(meant)
     print(
         f"run-to-run spread by noise class, from {len(runs)} runs' own first samples (median over rows; boot time per "
-        "boot), against the class figure (noise.md's median) and against what the sim sets for those rows:"
+        "boot; less the rounding of the printed figures), against the class figure (noise.md's median, without a "
+        "maximum's jumps) and against what the sim sets for those rows (with them):"
     )
     for name, sds in sorted(per_class.items(), key=lambda kv: -len(kv[1])):
         k = next((x for x in model.classes if x.name == name), model.default)

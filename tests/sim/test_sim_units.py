@@ -176,7 +176,8 @@ def test_the_products_default_regime_is_realistic(monkeypatch: pytest.MonkeyPatc
 
 
 def test_sim_noise_names_the_known_regimes() -> None:
-    with pytest.raises(DataError, match=r"SIM_NOISE: 'loud' is not a noise regime \(known: quiet, realistic, published, harsh"):
+    known = r"\(known: quiet, realistic, published, harsh"
+    with pytest.raises(DataError, match=rf"SIM_NOISE: 'loud' is not a noise regime {known}"):
         spread.regime_from("loud")
     assert spread.regime_from("") is None and spread.regime_from("harsh") == "harsh"
 

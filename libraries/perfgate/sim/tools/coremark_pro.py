@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 
+from perfgate.sim.tools import printed
 from perfgate.tools.coremark_pro import MARK, SINGLE, WORKLOADS, key
 
 CONTEXTS = re.compile(r"-c\s*(\d+)")
@@ -47,10 +48,10 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     contexts = contexts_of(command)
     multi, single = {}, {}
     for w in WORKLOADS:
-        m = values.get(key(w), 10.0) * (1 + rng.uniform(-0.01, 0.01))
-        s = values.get(SINGLE + key(w), m / (contexts * 0.97) if contexts > 1 else m)
-        multi[w], single[w] = m, (m if contexts == 1 else s * (1 + rng.uniform(-0.01, 0.01)))
-    mark = values.get(MARK, 1000.0) * (1 + rng.uniform(-0.01, 0.01))
+        m = printed(values, key(w), 10.0, rng)
+        s = printed(values, SINGLE + key(w), m / (contexts * 0.97) if contexts > 1 else m, rng)
+        multi[w], single[w] = m, (m if contexts == 1 else s)
+    mark = printed(values, MARK, 1000.0, rng)
     smark = mark if contexts == 1 else values.get(SINGLE + MARK, mark / (contexts * 0.85))
     text = render_runs(list(WORKLOADS), multi, single, contexts, rng)
     text += "\nWORKLOAD RESULTS TABLE\n\n"

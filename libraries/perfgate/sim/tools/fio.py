@@ -10,6 +10,7 @@ import re
 import shlex
 import time
 
+from perfgate.sim.tools import printed
 from perfgate.tools.fio import _metric
 
 
@@ -63,8 +64,8 @@ def _job_json(opts: dict[str, str], values: dict[str, float], rng: random.Random
     direction = _direction(rw)
     bs = _size(opts.get("bs", "4k"))
     runtime_s = float(re.sub(r"[^\d.]", "", opts.get("runtime", "60")) or 60)
-    mbps = values.get(_metric(direction, "throughput"), 0.0) * rng.uniform(0.99, 1.01)
-    cpu = values.get(_metric(direction, "cpu"), 1.0) * rng.uniform(0.97, 1.03)
+    mbps = printed(values, _metric(direction, "throughput"), 0.0, rng)
+    cpu = printed(values, _metric(direction, "cpu"), 1.0, rng, 0.03)
     bw_bytes = int(mbps * 1e6)
     io_bytes = int(bw_bytes * runtime_s)
     stats = _empty_dir() | {

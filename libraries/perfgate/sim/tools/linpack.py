@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from perfgate.sim.tools import printed
 from perfgate.tools.linpack import KEY
 
 
@@ -19,7 +20,7 @@ def _row(rng: random.Random, kflops: float) -> str:
 
 
 def render(command: str, values: dict[str, float], rng: random.Random) -> str:
-    kflops = values.get(KEY, 100000.0) * (1 + rng.uniform(-0.01, 0.01))
+    kflops = printed(values, KEY, 100000.0, rng)
     lines = [
         "Unrolled Double  Precision Linpack",
         "",

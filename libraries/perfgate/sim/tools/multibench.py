@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from perfgate.sim.tools import printed
 from perfgate.sim.tools.coremark_pro import contexts_of, mith_run
 from perfgate.tools.coremark_pro import key
 from perfgate.tools.multibench import WORKLOADS
@@ -18,5 +19,5 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     for w in dict.fromkeys([*WORKLOADS, *names]):
         if key(w) not in values and names != list(WORKLOADS):
             continue
-        text += mith_run(w, contexts, values.get(key(w), 10.0) * (1 + rng.uniform(-0.01, 0.01)), rng)
+        text += mith_run(w, contexts, printed(values, key(w), 10.0, rng), rng)
     return text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from perfgate.sim.tools import printed
 from perfgate.tools.nbench import TESTS, key
 
 HEADER = """
@@ -32,7 +33,7 @@ def render(command: str, values: dict[str, float], rng: random.Random) -> str:
     text = HEADER
     warned = rng.choice(TESTS)
     for test in TESTS:
-        v = values.get(key(test), DEFAULTS.get(test, 100.0)) * (1 + rng.uniform(-0.01, 0.01))
+        v = printed(values, key(test), DEFAULTS.get(test, 100.0), rng)
         idx = v / BASE[test]
         text += f"{test:<16}    :"
         if test == warned:
