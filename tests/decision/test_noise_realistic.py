@@ -443,3 +443,22 @@ def test_a_cpu_bound_rate_is_no_cpu_load() -> None:
     bogo = crit("stress-ng", suite="custom", chapter="custom", metric="cpu bogo ops/s (real time)", unit="bogo ops/s")
     assert MODEL.class_of(bogo).name != "cpu-load"
     assert spread.load(regime="realistic").row(None, "remote cpu load (%)").cls == "cpu-load"  # the sim's own names
+
+
+def test_a_between_boot_part_widened_from_this_runs_spread_keeps_the_classes_degrees_of_freedom() -> None:
+    """A lab's fifth gate: the board's history holds four gates of one run each (the docs' examples, run in a row),
+    which tells a row's total noise with 3 degrees of freedom and nothing of its boots. This run's runs over three
+    boots spread wider than that: the between-boot part is widened to the class's share of this run's own spread
+    (47 degrees of freedom pooled over the suite), so it rests on those and the class's share (between_df), not on
+    the history's 3: with 3, a healthy bw_mem row 0.6 % from its published value needed 29 standard errors to pass
+    and was left inconclusive (the full test run, tests/project/test_docs_examples.py, caught it)."""
+    c = crit("rdwr", value=640.1)
+    prior = MODEL.prior(c, [[623.5], [646.8], [641.6], [648.5]])
+    assert prior.history_df == 3 and prior.between_df is None
+    runs = [607.66, 622.36, 637.19, 657.515, 646.735, 657.96, 639.455, 643.375, 631.055, 650.55]
+    pool = pooling.SuitePool(k=1.0, nu0=47.0, rows=47, df=47.0)
+    post = pooling.posterior(prior, runs, pool, MODEL.pool, [0, 1] + [2] * 8)
+    assert post.between > prior.fallback * math.sqrt(prior.between)  # widened from this run's spread
+    assert post.between_df == MODEL.pool.between_df  # not the history's 3
+    quiet = pooling.posterior(prior, [640.0, 641.0], pool, MODEL.pool, [0, 0])  # one boot: nothing widened
+    assert quiet.between_df == 3

@@ -256,13 +256,17 @@ def posterior(prior: Prior, values: list[float], suite: SuitePool, settings: Poo
     df_fail = df + weak
     sd_fail = math.sqrt((nu0 * sd0**2 + df_own * own + weak * (prior.guide * prior.within) ** 2) / df_fail)
     between = prior.fallback * math.sqrt(prior.between)
+    between_df = prior.between_df or (prior.history_df if prior.history_df is not None else settings.between_df)
     if prior.between_df is None and factor > 1.0 and prior.between < 1.0:
         # runs from several boots: a board noisier than its prior shows it in the within-boot part that is left once
         # the prior's share between boots is taken out (boot_factor); its between-boot part is then as much noisier
         # (the prior's share kept), never quieter than the prior says: a spread wider than the class's does not
-        # pass as a narrow one. A between-boot part the board's own history measured (calibration) stays its own
-        between = max(between, sd * math.sqrt(prior.between / (1.0 - prior.between)))
-    between_df = prior.between_df or (prior.history_df if prior.history_df is not None else settings.between_df)
+        # pass as a narrow one. A between-boot part the board's own history measured (calibration) stays its own.
+        # Widened, it rests on this run's spread and the class's share, so on the class's degrees of freedom, not
+        # on a short history's (four single runs: 3, and a pass needed 29 standard errors)
+        wide = sd * math.sqrt(prior.between / (1.0 - prior.between))
+        if wide > between:
+            between, between_df = wide, max(between_df, settings.between_df)
     return Posterior(sd, df, sd_fail, df_fail, source, seen=suite.k is not None or df_own > 0, between=between,
                      between_df=max(between_df, 1.0), tail=prior.tail)  # fmt: skip
 
