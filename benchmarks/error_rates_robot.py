@@ -97,7 +97,10 @@ def printed_step(values: list[float]) -> float:
 
 def jump_variance(jumps: float) -> float:
     """The variance a maximum's jumps (1.3-2x worse with chance `jumps` a run: perfgate.sim.values) add to its log."""
-    logs = [math.log(1.3 + 0.7 * (i + 0.5) / 1000) for i in range(1000)]  # log of a uniform 1.3-2 jump
+    from perfgate.sim.values import JUMP
+
+    low, high = JUMP
+    logs = [math.log(low + (high - low) * (i + 0.5) / 1000) for i in range(1000)]  # log of a uniform jump
     mean, square = sum(logs) / len(logs), sum(x * x for x in logs) / len(logs)
     return jumps * square - (jumps * mean) ** 2
 

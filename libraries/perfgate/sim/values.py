@@ -11,6 +11,8 @@ from dataclasses import replace
 from perfgate.model import Criterion
 from perfgate.sim.spread import RowNoise
 
+JUMP = (1.3, 2.0)  # how much worse a maximum's rare jump makes one run (uniform between these factors)
+
 _LOWER_HINTS = re.compile(r"latenc|\((us|ns|ms|sec|s)\)|cpu|load|\(%\)|time|overhead|cost", re.IGNORECASE)
 
 
@@ -61,7 +63,7 @@ class Sampler:
         better = 1.0 if direction == "higher" else -1.0  # a positive offset: this boot is faster
         out = centre * math.exp(better * noise.sd * z)
         if noise.jumps and rng.random() < noise.jumps:
-            jump = rng.uniform(1.3, 2.0)
+            jump = rng.uniform(*JUMP)
             out = out / jump if direction == "higher" else out * jump
         return out
 
