@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from perfgate.sim.tools import printed
 from perfgate.tools.lmbench import (
     BW_MEM_NAME,
     LABELS,
@@ -31,19 +32,15 @@ SIM_LABELS = {v: k for k, v in LABELS.items()}
 
 
 def _draw(values: dict[str, float], key: str, rng: random.Random, default: float) -> float:
-    """The value the board prints for `key`: what perfgate.sim.values drew for it (its noise is all there: a jitter
-    added here too made lat_ops, 0.5 % a run, stray 0.77 %), else a default near `default` for a figure no
-    criterion publishes."""
-    v = values.get(key)
-    if v is None:
+    """The value the board prints for `key` (or the summary row that names the same quantity): what
+    perfgate.sim.values drew for it, else a default near `default` (perfgate.sim.tools.printed)."""
+    if key not in values:
         for alias_of, alias in SUMMARY.items():
             if alias == key and alias_of in values:
-                v = values[alias_of]
-            elif alias_of == key and alias in values:
-                v = values[alias]
-    if v is None:
-        return max(0.0, default * (1 + rng.uniform(-0.01, 0.01)))
-    return max(0.0, v)
+                return printed(values, alias_of, default, rng)
+            if alias_of == key and alias in values:
+                return printed(values, alias, default, rng)
+    return max(0.0, printed(values, key, default, rng))
 
 
 def one_quantity(values: dict[str, float], degraded: set[str]) -> None:
